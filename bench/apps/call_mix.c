@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MG_ARGS_OF(...) __VA_ARGS__
+#define INTERPOSE_HOOKS_ARGS_OF(...) __VA_ARGS__
 #define MG_FN_SPECIAL(name, cls)
 #define MG_FN_LARGE(name, params, args, cls)
 

@@ -67,14 +67,14 @@ static check_event ev_of(int kind, int32_t rank, uint16_t func)
     ev.kind = (uint8_t)kind;
     ev.rank = rank;
     ev.func = func;
-    ev.comm = CHECK_COMM_WORLD;
-    ev.root = CHECK_NO_ROOT;
+    ev.comm = CHECK_EVENT_COMM_WORLD;
+    ev.root = CHECK_EVENT_NO_ROOT;
     ev.count = 8;
     /* 8 elements of one basic type: every matched pair and collective slot compares them */
     ev.type_hash = 0x5EED;
     ev.type_elems = 8;
     ev.type_period = 0x5EED;
-    ev.flags = CHECK_FLAG_TYPE_UNIFORM;
+    ev.flags = CHECK_EVENT_FLAG_TYPE_UNIFORM;
     ev.callsite = 0x401000u + func;
     return ev;
 }
@@ -82,13 +82,13 @@ static check_event ev_of(int kind, int32_t rank, uint16_t func)
 static void call(feeder *f, int32_t rank, uint16_t func, int32_t peer, uint64_t req,
                  const uint64_t *reqs, uint32_t nreq, const check_event_status *st, uint32_t nst)
 {
-    check_event ev = ev_of(CHECK_EV_ENTER, rank, func);
+    check_event ev = ev_of(CHECK_EVENT_EV_ENTER, rank, func);
     ev.peer = peer;
     ev.request = req;
     ev.requests = reqs;
     ev.n_requests = nreq;
     feed(f, &ev);
-    ev.kind = CHECK_EV_EXIT;
+    ev.kind = CHECK_EVENT_EV_EXIT;
     ev.statuses = st;
     ev.n_statuses = nst;
     ev.result = 1;
@@ -106,37 +106,37 @@ static void round_of(feeder *f, enum workload w, int32_t p, uint64_t it)
     if (w == RING) {
         for (int32_t r = 0; r < p; r++) {
             uint64_t reqs[2] = {2 * it + 1, 2 * it + 2};
-            call(f, r, CHECK_FN_ISEND, (r + 1) % p, reqs[0], NULL, 0, NULL, 0);
-            call(f, r, CHECK_FN_IRECV, (r + p - 1) % p, reqs[1], NULL, 0, NULL, 0);
+            call(f, r, CHECK_EVENT_FN_ISEND, (r + 1) % p, reqs[0], NULL, 0, NULL, 0);
+            call(f, r, CHECK_EVENT_FN_IRECV, (r + p - 1) % p, reqs[1], NULL, 0, NULL, 0);
         }
         for (int32_t r = 0; r < p; r++) {
             uint64_t reqs[2] = {2 * it + 1, 2 * it + 2};
-            call(f, r, CHECK_FN_WAITALL, CHECK_PROC_NULL, 0, reqs, 2, NULL, 0);
+            call(f, r, CHECK_EVENT_FN_WAITALL, CHECK_EVENT_PROC_NULL, 0, reqs, 2, NULL, 0);
         }
         if (it % 8 == 7) {
             for (int32_t r = 0; r < p; r++) {
-                call(f, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, 0, NULL, 0, NULL, 0);
+                call(f, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL, 0, NULL, 0, NULL, 0);
             }
         }
     } else if (w == WILDCARD) {
         /* Rank 0 serves the workers in an order that rotates each round. */
         for (int32_t r = 1; r < p; r++) {
-            call(f, r, CHECK_FN_SEND, 0, 0, NULL, 0, NULL, 0);
+            call(f, r, CHECK_EVENT_FN_SEND, 0, 0, NULL, 0, NULL, 0);
         }
         for (int32_t i = 0; i < p - 1; i++) {
             int32_t src = 1 + (int32_t)((i + it) % (uint64_t)(p - 1));
             check_event_status st = {0, src, 0, 0, 8};
-            call(f, 0, CHECK_FN_RECV, CHECK_ANY_SOURCE, 0, NULL, 0, &st, 1);
+            call(f, 0, CHECK_EVENT_FN_RECV, CHECK_EVENT_ANY_SOURCE, 0, NULL, 0, &st, 1);
         }
     } else {
         for (int32_t r = 0; r < p; r++) {
-            call(f, r, CHECK_FN_BCAST, CHECK_PROC_NULL, 0, NULL, 0, NULL, 0);
+            call(f, r, CHECK_EVENT_FN_BCAST, CHECK_EVENT_PROC_NULL, 0, NULL, 0, NULL, 0);
         }
         for (int32_t r = 0; r < p; r++) {
-            call(f, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, 0, NULL, 0, NULL, 0);
+            call(f, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL, 0, NULL, 0, NULL, 0);
         }
         for (int32_t r = 0; r < p; r++) {
-            call(f, r, CHECK_FN_BARRIER, CHECK_PROC_NULL, 0, NULL, 0, NULL, 0);
+            call(f, r, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_PROC_NULL, 0, NULL, 0, NULL, 0);
         }
     }
 }
@@ -146,7 +146,7 @@ static int open_feeder(feeder *f, int32_t p, int bytes)
     memset(f, 0, sizeof *f);
     f->bytes = bytes;
     f->seq = calloc((size_t)p, sizeof *f->seq);
-    return f->seq && deadlock_detector_create(NULL, p, &f->det) == MG_OK ? 0 : -1;
+    return f->seq && deadlock_detector_create(NULL, p, &f->det) == MG_ERROR_OK ? 0 : -1;
 }
 
 static void close_feeder(feeder *f)
@@ -193,11 +193,11 @@ static int rma_throughput(int32_t p, int32_t per, uint64_t target)
     }
     for (int32_t r = 0; r < p; r++) {
         members[r] = r;
-        check_event ev = ev_of(CHECK_EV_ENTER, r, CHECK_FN_WIN_CREATE);
+        check_event ev = ev_of(CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_WIN_CREATE);
         feed(&f, &ev);
     }
     for (int32_t r = 0; r < p; r++) {
-        check_event ev = ev_of(CHECK_EV_EXIT, r, CHECK_FN_WIN_CREATE);
+        check_event ev = ev_of(CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_WIN_CREATE);
         ev.aux = WIN;
         ev.ranks = members;
         ev.n_ranks = ev.n_local = (uint32_t)p;
@@ -207,16 +207,16 @@ static int rma_throughput(int32_t p, int32_t per, uint64_t target)
     double t0 = cpu_s();
     while (f.records - made < target && !f.failed) {
         for (int32_t r = 0; r < p; r++) {
-            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
-                check_event ev = ev_of(kind, r, CHECK_FN_WIN_FENCE);
+            for (int kind = CHECK_EVENT_EV_ENTER; kind <= CHECK_EVENT_EV_EXIT; kind++) {
+                check_event ev = ev_of(kind, r, CHECK_EVENT_FN_WIN_FENCE);
                 ev.comm = WIN;
                 feed(&f, &ev);
             }
         }
         for (int32_t r = 0; r < p; r++) {
             for (int32_t i = 0; i < per; i++) {
-                for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
-                    check_event ev = ev_of(kind, r, CHECK_FN_PUT);
+                for (int kind = CHECK_EVENT_EV_ENTER; kind <= CHECK_EVENT_EV_EXIT; kind++) {
+                    check_event ev = ev_of(kind, r, CHECK_EVENT_FN_PUT);
                     ev.comm = WIN;
                     ev.peer = (r + 1) % p;
                     ev.aux = (uint64_t)i;
@@ -253,15 +253,15 @@ static int wfg(enum blocked_shape shape, int32_t n)
         return -1;
     }
     for (int32_t r = 0; r < n; r++) {
-        check_event ev = ev_of(CHECK_EV_ENTER, r, CHECK_FN_RECV);
+        check_event ev = ev_of(CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_RECV);
         if (shape == RECV_RING) {
             ev.peer = (r + n - 1) % n;
         } else if (shape == ANY_SOURCE_ALL) {
-            ev.peer = CHECK_ANY_SOURCE;
+            ev.peer = CHECK_EVENT_ANY_SOURCE;
         } else if (r == n - 1) {
             ev.peer = 0;
         } else {
-            ev.func = CHECK_FN_BARRIER;
+            ev.func = CHECK_EVENT_FN_BARRIER;
         }
         feed(&f, &ev);
     }

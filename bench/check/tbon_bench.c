@@ -256,40 +256,40 @@ static int root_frame(root *r, const agent_proto_frame *fr, const int32_t *ranks
 {
     int32_t rank, value;
     uint64_t wide;
-    if (fr->type == AGENT_MSG_RECORD) {
+    if (fr->type == AGENT_PROTO_MSG_RECORD) {
         size_t used;
         check_event ev;
         r->f->f.records++;
         int rc = r->det ? deadlock_detector_feed_bytes(r->det, fr->payload, fr->length, ++r->now,
                                                        &used)
-                        : MG_EFORMAT;
+                        : MG_ERROR_EFORMAT;
         rc = rc ? rc : check_event_decode(fr->payload, fr->length, &ev, &used);
         return rc ? rc : tbon_root_note(r->answers, &ev);
     }
-    if (fr->type == AGENT_MSG_SUMMARY) {
+    if (fr->type == AGENT_PROTO_MSG_SUMMARY) {
         const uint8_t *record;
         size_t len, used;
         check_event ev;
         r->f->f.records++;
-        int rc = r->det ? record_stream_parse_summary(fr, &rank, &record, &len) : MG_EFORMAT;
-        rc = rc ? rc : rank != n ? MG_EFORMAT : check_event_decode(record, len, &ev, &used);
+        int rc = r->det ? record_stream_parse_summary(fr, &rank, &record, &len) : MG_ERROR_EFORMAT;
+        rc = rc ? rc : rank != n ? MG_ERROR_EFORMAT : check_event_decode(record, len, &ev, &used);
         return rc ? rc : deadlock_detector_feed_summary(r->det, &ev, ranks, n, ++r->now);
     }
     if (record_stream_parse_pair(fr, &rank, &value, &wide)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    if (fr->type == AGENT_MSG_WORLD && !r->det) {
+    if (fr->type == AGENT_PROTO_MSG_WORLD && !r->det) {
         r->ended = calloc((size_t)value, 1);
-        int rc = r->ended ? tbon_root_create(value, &r->answers) : MG_ENOMEM;
+        int rc = r->ended ? tbon_root_create(value, &r->answers) : MG_ERROR_ENOMEM;
         return rc ? rc : deadlock_detector_create(NULL, value, &r->det);
     }
-    if (fr->type == AGENT_MSG_END && r->det && rank >= 0 && !r->ended[rank]) {
+    if (fr->type == AGENT_PROTO_MSG_END && r->det && rank >= 0 && !r->ended[rank]) {
         r->ended[rank] = 1;
         if (value == CHECK_AGENT_LOST) {
             root_lose(r, rank);
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void root_process(tree *t)
@@ -311,7 +311,7 @@ static void root_process(tree *t)
     }
     keep_only(t, keep, 2 * n);
     root r = {.f = &t->out->root};
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     /* the streams are read together: one after another would stall the tree on a full pipe */
     agent_proto_reader readers[MAX_LEAVES];
     uint8_t done[MAX_LEAVES] = {0}, closed[MAX_LEAVES] = {0};
@@ -343,8 +343,8 @@ static void root_process(tree *t)
                    (more = agent_proto_reader_next(&readers[i], &fr, err, sizeof err)) > 0) {
                 int32_t reserved, unused;
                 uint64_t heard;
-                done[i] |= fr.type == AGENT_MSG_DONE;
-                if (fr.type == AGENT_MSG_ENDED &&
+                done[i] |= fr.type == AGENT_PROTO_MSG_DONE;
+                if (fr.type == AGENT_PROTO_MSG_ENDED &&
                     !record_stream_parse_pair(&fr, &reserved, &unused, &heard)) {
                     ended_after[i] = heard + 1;
                 }
@@ -369,8 +369,8 @@ static void root_process(tree *t)
             all_ended &= closed[i] || ended_after[i] == answered[i] + 1;
         }
         for (int i = 0; all_ended && i < n; i++) {
-            uint8_t frame[AGENT_FRAME_HEADER];
-            agent_proto_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+            uint8_t frame[AGENT_PROTO_FRAME_HEADER];
+            agent_proto_frame_header_put(frame, AGENT_PROTO_MSG_NO_MORE, 0);
             told_no_more = 1;
             if (answers[i] >= 0 && write(answers[i], frame, sizeof frame) != sizeof frame) {
                 close_end(&answers[i]);
@@ -392,13 +392,13 @@ static void root_process(tree *t)
     const dl_finding *found = deadlock_detector_findings(r.det, &t->out->root.findings);
     for (size_t i = 0; i < t->out->root.findings; i++) {
         t->out->root.kinds[found[i].kind & 15]++;
-        if (found[i].kind == DL_DEADLOCK && found[i].n_knot == 2) {
-            t->out->root.first_kind = DL_DEADLOCK;
+        if (found[i].kind == DL_FINDING_DEADLOCK && found[i].n_knot == 2) {
+            t->out->root.first_kind = DL_FINDING_DEADLOCK;
             t->out->root.knot[0] = found[i].calls[0].rank;
             t->out->root.knot[1] = found[i].calls[1].rank;
         }
     }
-    t->out->root.f.failed = rc != MG_OK;
+    t->out->root.f.failed = rc != MG_ERROR_OK;
     if (rc) {
         fprintf(stderr, "root: %s\n", mg_error_string(rc));
     }
@@ -424,7 +424,7 @@ typedef struct generator {
 
 static void gen_flush(generator *g, int o)
 {
-    if (g->fd[o] >= 0 && agent_proto_send(g->fd[o], &g->out[o]) != MG_OK) {
+    if (g->fd[o] >= 0 && agent_proto_send(g->fd[o], &g->out[o]) != MG_ERROR_OK) {
         close_end(&g->fd[o]); /* a killed leaf */
     }
     g->out[o].len = 0;
@@ -432,7 +432,7 @@ static void gen_flush(generator *g, int o)
 
 static void gen_frame(generator *g, int o, const uint8_t *frame, size_t len)
 {
-    if (agent_proto_put_bytes(&g->out[o], frame, len) == MG_OK && g->out[o].len >= (256u << 10)) {
+    if (agent_proto_put_bytes(&g->out[o], frame, len) == MG_ERROR_OK && g->out[o].len >= (256u << 10)) {
         gen_flush(g, o);
     }
 }
@@ -445,27 +445,27 @@ static void gen_record(generator *g, int kind, int32_t rank, uint16_t func, int3
     ev.rank = rank;
     ev.func = func;
     ev.seq = ++g->seq[rank];
-    ev.comm = CHECK_COMM_WORLD;
+    ev.comm = CHECK_EVENT_COMM_WORLD;
     ev.peer = peer;
-    ev.root = CHECK_NO_ROOT;
+    ev.root = CHECK_EVENT_NO_ROOT;
     /* 8 elements of one basic type: every matched pair and collective slot compares them */
     ev.count = 8;
     ev.type_hash = ev.type_period = 0x5EED;
     ev.type_elems = 8;
-    ev.flags = CHECK_FLAG_TYPE_UNIFORM;
+    ev.flags = CHECK_EVENT_FLAG_TYPE_UNIFORM;
     ev.callsite = 0x401000u + func;
-    uint8_t frame[AGENT_FRAME_HEADER + 512];
+    uint8_t frame[AGENT_PROTO_FRAME_HEADER + 512];
     size_t len;
-    check_event_encode(&ev, frame + AGENT_FRAME_HEADER, sizeof frame - AGENT_FRAME_HEADER, &len);
-    agent_proto_frame_header_put(frame, AGENT_MSG_RECORD, (uint32_t)len);
-    gen_frame(g, g->dest[rank], frame, AGENT_FRAME_HEADER + len);
+    check_event_encode(&ev, frame + AGENT_PROTO_FRAME_HEADER, sizeof frame - AGENT_PROTO_FRAME_HEADER, &len);
+    agent_proto_frame_header_put(frame, AGENT_PROTO_MSG_RECORD, (uint32_t)len);
+    gen_frame(g, g->dest[rank], frame, AGENT_PROTO_FRAME_HEADER + len);
     g->records++;
 }
 
 static void gen_call(generator *g, int32_t rank, uint16_t func, int32_t peer)
 {
-    gen_record(g, CHECK_EV_ENTER, rank, func, peer);
-    gen_record(g, CHECK_EV_EXIT, rank, func, CHECK_PROC_NULL);
+    gen_record(g, CHECK_EVENT_EV_ENTER, rank, func, peer);
+    gen_record(g, CHECK_EVENT_EV_EXIT, rank, func, CHECK_EVENT_PROC_NULL);
 }
 
 /* One iteration: a ring exchange (even ranks send first, so it is safe unbuffered) and an
@@ -474,23 +474,23 @@ static void gen_iteration(generator *g)
 {
     int32_t p = g->t->ranks;
     for (int32_t r = 0; r < p; r += 2) {
-        gen_call(g, r, CHECK_FN_SEND, r + 1);
-        gen_call(g, r + 1, CHECK_FN_RECV, r);
-        gen_call(g, r + 1, CHECK_FN_SEND, (r + 2) % p);
-        gen_call(g, (r + 2) % p, CHECK_FN_RECV, r + 1);
+        gen_call(g, r, CHECK_EVENT_FN_SEND, r + 1);
+        gen_call(g, r + 1, CHECK_EVENT_FN_RECV, r);
+        gen_call(g, r + 1, CHECK_EVENT_FN_SEND, (r + 2) % p);
+        gen_call(g, (r + 2) % p, CHECK_EVENT_FN_RECV, r + 1);
     }
     for (int32_t r = 0; r < p; r++) {
-        gen_record(g, CHECK_EV_ENTER, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL);
+        gen_record(g, CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL);
     }
     for (int32_t r = 0; r < p; r++) {
-        gen_record(g, CHECK_EV_EXIT, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL);
+        gen_record(g, CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL);
     }
 }
 
 static void generate(tree *t, generator *g)
 {
-    uint8_t frame[AGENT_FRAME_HEADER + 16];
-    size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_WORLD, -1, t->ranks, 0);
+    uint8_t frame[AGENT_PROTO_FRAME_HEADER + 16];
+    size_t len = record_stream_pair(frame, sizeof frame, AGENT_PROTO_MSG_WORLD, -1, t->ranks, 0);
     for (int o = 0; o < g->n_out; o++) {
         gen_frame(g, o, frame, len);
     }
@@ -500,15 +500,15 @@ static void generate(tree *t, generator *g)
         }
         gen_iteration(g);
     }
-    gen_record(g, CHECK_EV_ENTER, 0, CHECK_FN_RECV, t->ranks - 1);
-    gen_record(g, CHECK_EV_ENTER, t->ranks - 1, CHECK_FN_RECV, 0);
+    gen_record(g, CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_RECV, t->ranks - 1);
+    gen_record(g, CHECK_EVENT_EV_ENTER, t->ranks - 1, CHECK_EVENT_FN_RECV, 0);
     for (int o = 0; o < g->n_out; o++) {
         gen_flush(g, o);
     }
     t->out->last_record_s = clock_s(CLOCK_MONOTONIC);
     for (int o = 0; o < g->n_out; o++) {
-        agent_proto_frame_header_put(frame, AGENT_MSG_DONE, 0);
-        gen_frame(g, o, frame, AGENT_FRAME_HEADER);
+        agent_proto_frame_header_put(frame, AGENT_PROTO_MSG_DONE, 0);
+        gen_frame(g, o, frame, AGENT_PROTO_FRAME_HEADER);
         gen_flush(g, o);
         close_end(&g->fd[o]);
     }
@@ -582,7 +582,7 @@ static void report(const tree *t, uint64_t records, uint64_t calls)
            (unsigned long long)r->f.records, (double)r->f.records / (double)calls,
            (unsigned long long)records, (unsigned long long)calls, r->f.cpu_s * 1e9 / (double)calls,
            r->f.rss_kb / 1024.0, verdict,
-           r->first_kind == DL_DEADLOCK ? "deadlock of" : "NO deadlock", r->knot[0], r->knot[1],
+           r->first_kind == DL_FINDING_DEADLOCK ? "deadlock of" : "NO deadlock", r->knot[0], r->knot[1],
            r->findings);
     for (int k = 0; k < 16; k++) {
         if (r->kinds[k]) {
@@ -707,6 +707,6 @@ int main(int argc, char **argv)
     if (t.kill) {
         return r->f.failed || r->lost != lost || r->lost_first != lost_first || r->findings == 0;
     }
-    return r->f.failed || r->first_kind != DL_DEADLOCK || r->knot[0] != 0 ||
+    return r->f.failed || r->first_kind != DL_FINDING_DEADLOCK || r->knot[0] != 0 ||
            r->knot[1] != t.ranks - 1;
 }

@@ -55,16 +55,16 @@ static uint32_t nest(type_sig_table *t, uint32_t base, int depth, double *define
 {
     uint32_t type;
     check(type_sig_define(
-              t, &(type_sig_desc){.constructor = TYPE_SIG_CONTIGUOUS, .count = 1, .oldtype = base},
+              t, &(type_sig_desc){.constructor = TYPE_SIG_DESC_CONTIGUOUS, .count = 1, .oldtype = base},
               &type),
           "define");
     int64_t ones[] = {1, 1};
     double spent = 0;
     for (int level = 1; level <= depth; level++) {
-        uint32_t types[] = {TYPE_SIG_INT, type};
+        uint32_t types[] = {TYPE_SIG_DESC_INT, type};
         double start = cpu_s();
         check(type_sig_define(t,
-                              &(type_sig_desc){.constructor = TYPE_SIG_STRUCT,
+                              &(type_sig_desc){.constructor = TYPE_SIG_DESC_STRUCT,
                                                .count = 2,
                                                .blocklengths = ones,
                                                .types = types},
@@ -88,8 +88,8 @@ static void by_depth(long reps)
         type_sig_table t;
         check(type_sig_table_init(&t), "init");
         double define_ns, ignored;
-        uint32_t a = nest(&t, TYPE_SIG_DOUBLE, depth, &define_ns);
-        uint32_t b = nest(&t, TYPE_SIG_FLOAT, depth, &ignored);
+        uint32_t a = nest(&t, TYPE_SIG_DESC_DOUBLE, depth, &define_ns);
+        uint32_t b = nest(&t, TYPE_SIG_DESC_FLOAT, depth, &ignored);
         type_sig s;
         double start = cpu_s();
         for (long i = 0; i < reps; i++) {
@@ -139,7 +139,7 @@ static void by_blocks(long reps, long max_blocks)
     for (long n = 1; n <= max_blocks; n *= 10) {
         for (long i = 0; i < n; i++) {
             lens[i] = 2;
-            types[i] = i % 2 ? TYPE_SIG_DOUBLE : TYPE_SIG_INT;
+            types[i] = i % 2 ? TYPE_SIG_DESC_DOUBLE : TYPE_SIG_DESC_INT;
         }
         type_sig_table t;
         check(type_sig_table_init(&t), "init");
@@ -147,7 +147,7 @@ static void by_blocks(long reps, long max_blocks)
         uint32_t a, b, ind;
         double start = cpu_s();
         check(type_sig_define(&t,
-                              &(type_sig_desc){.constructor = TYPE_SIG_STRUCT,
+                              &(type_sig_desc){.constructor = TYPE_SIG_DESC_STRUCT,
                                                .count = n,
                                                .blocklengths = lens,
                                                .types = types},
@@ -155,9 +155,9 @@ static void by_blocks(long reps, long max_blocks)
               "define");
         double define_s = cpu_s() - start;
         size_t parts = t.n_parts - parts_before;
-        types[n / 2] = TYPE_SIG_FLOAT;
+        types[n / 2] = TYPE_SIG_DESC_FLOAT;
         check(type_sig_define(&t,
-                              &(type_sig_desc){.constructor = TYPE_SIG_STRUCT,
+                              &(type_sig_desc){.constructor = TYPE_SIG_DESC_STRUCT,
                                                .count = n,
                                                .blocklengths = lens,
                                                .types = types},
@@ -165,10 +165,10 @@ static void by_blocks(long reps, long max_blocks)
               "define");
         start = cpu_s();
         check(type_sig_define(&t,
-                              &(type_sig_desc){.constructor = TYPE_SIG_INDEXED,
+                              &(type_sig_desc){.constructor = TYPE_SIG_DESC_INDEXED,
                                                .count = n,
                                                .blocklengths = lens,
-                                               .oldtype = TYPE_SIG_INT},
+                                               .oldtype = TYPE_SIG_DESC_INT},
                               &ind),
               "define");
         double indexed_s = cpu_s() - start;
@@ -197,8 +197,8 @@ static void per_record(long reps)
     type_sig_table t;
     check(type_sig_table_init(&t), "init");
     type_sig sent, received;
-    check(type_sig_message(&t, TYPE_SIG_DOUBLE, 1000, &sent), "message");
-    check(type_sig_message(&t, TYPE_SIG_DOUBLE, 1000, &received), "message");
+    check(type_sig_message(&t, TYPE_SIG_DESC_DOUBLE, 1000, &sent), "message");
+    check(type_sig_message(&t, TYPE_SIG_DESC_DOUBLE, 1000, &received), "message");
     volatile uint64_t recv_elems = received.elems, recv_hash = received.hash; /* read each time */
     uint64_t same = 0;
     double start = cpu_s();
@@ -207,10 +207,10 @@ static void per_record(long reps)
     }
     double fast = (cpu_s() - start) / (double)(reps * 100) * 1e9;
     int v1, v2;
-    double full = compare_ns(&t, (type_match_buffer){TYPE_SIG_DOUBLE, 1000},
-                             (type_match_buffer){TYPE_SIG_DOUBLE, 1000}, reps, &v1);
-    double mis = compare_ns(&t, (type_match_buffer){TYPE_SIG_DOUBLE, 1000},
-                            (type_match_buffer){TYPE_SIG_INT, 1000}, reps, &v2);
+    double full = compare_ns(&t, (type_match_buffer){TYPE_SIG_DESC_DOUBLE, 1000},
+                             (type_match_buffer){TYPE_SIG_DESC_DOUBLE, 1000}, reps, &v1);
+    double mis = compare_ns(&t, (type_match_buffer){TYPE_SIG_DESC_DOUBLE, 1000},
+                            (type_match_buffer){TYPE_SIG_DESC_INT, 1000}, reps, &v2);
     printf("\nDetector-side cost per matched pair (count 1000)\n\n");
     printf("| check                                   |       ns | pairs/s     |\n");
     printf("|-----------------------------------------|----------|-------------|\n");

@@ -41,11 +41,11 @@ int main(void)
     static const uint32_t procs[] = {4, 16, 64, 256, 1024};
     /* A table as the tester would write it: a few points per collective. */
     static const scaling_bounds_entry entries[] = {
-        {SCALING_GATHER, 1, 48, 124u << 20, SCALING_CLASS_X, SCALING_FORM_N},
-        {SCALING_GATHER, 2, 48, 68u << 20, SCALING_CLASS_X, SCALING_FORM_N},
-        {SCALING_GATHER, 1, 96, 62u << 20, SCALING_CLASS_X, SCALING_FORM_N},
-        {SCALING_GATHERV, 1, 48, 42u << 20, SCALING_CLASS_G, SCALING_FORM_NP},
-        {SCALING_ALLTOALLV, 1, 48, 42u << 20, SCALING_CLASS_G, SCALING_FORM_NP},
+        {SCALING_COLL_GATHER, 1, 48, 124u << 20, SCALING_BOUNDS_CLASS_X, SCALING_BOUNDS_FORM_N},
+        {SCALING_COLL_GATHER, 2, 48, 68u << 20, SCALING_BOUNDS_CLASS_X, SCALING_BOUNDS_FORM_N},
+        {SCALING_COLL_GATHER, 1, 96, 62u << 20, SCALING_BOUNDS_CLASS_X, SCALING_BOUNDS_FORM_N},
+        {SCALING_COLL_GATHERV, 1, 48, 42u << 20, SCALING_BOUNDS_CLASS_G, SCALING_BOUNDS_FORM_NP},
+        {SCALING_COLL_ALLTOALLV, 1, 48, 42u << 20, SCALING_BOUNDS_CLASS_G, SCALING_BOUNDS_FORM_NP},
     };
     scaling_bounds b;
     scaling_bounds_init(&b, "bench", "0", entries, sizeof entries / sizeof entries[0]);
@@ -67,12 +67,12 @@ int main(void)
             wrapped[i] = (int)(int32_t)(uint32_t)wat;
             wat += big;
         }
-        scaling_args g = {.coll = SCALING_GATHER, .nprocs = P, .type_size = 1, .count = 1000};
-        scaling_args gv = {.coll = SCALING_GATHERV, .nprocs = P, .type_size = 1, .count = 1000};
+        scaling_args g = {.coll = SCALING_COLL_GATHER, .nprocs = P, .type_size = 1, .count = 1000};
+        scaling_args gv = {.coll = SCALING_COLL_GATHERV, .nprocs = P, .type_size = 1, .count = 1000};
         gv.counts_a = counts, gv.displs_a = displs;
         scaling_args gd = gv;
         gd.displs_a = wrapped;
-        scaling_args av = {.coll = SCALING_ALLTOALLV, .nprocs = P, .type_size = 1};
+        scaling_args av = {.coll = SCALING_COLL_ALLTOALLV, .nprocs = P, .type_size = 1};
         av.counts_a = counts, av.displs_a = displs, av.counts_b = counts, av.displs_b = displs;
         double t_g = time_check(&b, &g, scratch), t_gv = time_check(&b, &gv, scratch);
         double t_gd = time_check(&b, &gd, scratch), t_av = time_check(&b, &av, scratch);

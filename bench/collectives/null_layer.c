@@ -48,7 +48,7 @@ static inline __attribute__((always_inline)) void scan(scaling_coll coll, MPI_Co
         PMPI_Comm_rank(c, &rank);
         PMPI_Comm_size(c, &size);
     }
-    if ((coll != SCALING_GATHERV || rank == root) &&
+    if ((coll != SCALING_COLL_GATHERV || rank == root) &&
         !scaling_check_plain(coll, (uint32_t)size, in_place, ca, da, cb, db))
         triggered++;
 }
@@ -74,7 +74,7 @@ int MPI_Gatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rcs
                 MPI_Datatype rt, int root, MPI_Comm c)
 {
     TOUCH_LINES();
-    SCAN(SCALING_GATHERV, c, sb == MPI_IN_PLACE, root, rcs, d, NULL, NULL);
+    SCAN(SCALING_COLL_GATHERV, c, sb == MPI_IN_PLACE, root, rcs, d, NULL, NULL);
     return PMPI_Gatherv(sb, sc, st, rb, rcs, d, rt, root, c);
 }
 
@@ -89,7 +89,7 @@ int MPI_Allgatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int 
                    const int d[], MPI_Datatype rt, MPI_Comm c)
 {
     TOUCH_LINES();
-    SCAN(SCALING_ALLGATHERV, c, sb == MPI_IN_PLACE, 0, rcs, d, NULL, NULL);
+    SCAN(SCALING_COLL_ALLGATHERV, c, sb == MPI_IN_PLACE, 0, rcs, d, NULL, NULL);
     return PMPI_Allgatherv(sb, sc, st, rb, rcs, d, rt, c);
 }
 
@@ -104,7 +104,7 @@ int MPI_Alltoallv(const void *sb, const int scs[], const int sd[], MPI_Datatype 
                   const int rcs[], const int rd[], MPI_Datatype rt, MPI_Comm c)
 {
     TOUCH_LINES();
-    SCAN(SCALING_ALLTOALLV, c, sb == MPI_IN_PLACE, 0, scs, sd, rcs, rd);
+    SCAN(SCALING_COLL_ALLTOALLV, c, sb == MPI_IN_PLACE, 0, scs, sd, rcs, rd);
     return PMPI_Alltoallv(sb, scs, sd, st, rb, rcs, rd, rt, c);
 }
 
@@ -131,6 +131,6 @@ int MPI_Igatherv(const void *sb, int sc, MPI_Datatype st, void *rb, const int rc
                  MPI_Datatype rt, int root, MPI_Comm c, MPI_Request *rq)
 {
     TOUCH_LINES();
-    SCAN(SCALING_GATHERV, c, sb == MPI_IN_PLACE, root, rcs, d, NULL, NULL);
+    SCAN(SCALING_COLL_GATHERV, c, sb == MPI_IN_PLACE, root, rcs, d, NULL, NULL);
     return PMPI_Igatherv(sb, sc, st, rb, rcs, d, rt, root, c, rq);
 }

@@ -45,12 +45,12 @@ static int make_path(mg_rng *rng, const workload *w, uint32_t n, path_log *log)
     log->vars = calloc(NVARS, sizeof *log->vars);
     log->branches = calloc(n, sizeof *log->branches);
     if (!log->vars || !log->branches)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     log->nvars = NVARS;
     int64_t values[NVARS];
     for (uint32_t i = 0; i < NVARS; i++) {
         values[i] = (int64_t)mg_rng_below(rng, CAP + 1);
-        log->vars[i] = (sym_var){i, SYM_VAR_INT, SYM_SORT_INT, 1, CAP, SYM_VAR_NO_COMM, values[i]};
+        log->vars[i] = (sym_var){i, SYM_VAR_INT, SYM_VAR_SORT_INT, 1, CAP, SYM_VAR_NO_COMM, values[i]};
     }
     for (uint32_t b = 0; b < n; b++) {
         sym_expr acc, term, next, rhs;
@@ -62,7 +62,7 @@ static int make_path(mg_rng *rng, const workload *w, uint32_t n, path_log *log)
                 coef = -coef;
             if (sym_expr_init_var(&term, (uint32_t)mg_rng_below(rng, NVARS), coef) != 0 ||
                 sym_expr_add(&next, &acc, &term) != 0)
-                return MG_ENOMEM;
+                return MG_ERROR_ENOMEM;
             sym_expr_free(&acc);
             sym_expr_free(&term);
             acc = next;
@@ -70,8 +70,8 @@ static int make_path(mg_rng *rng, const workload *w, uint32_t n, path_log *log)
         int64_t v;
         sym_expr_eval(&acc, values, NVARS, &v);
         /* an inequality with some slack, or a disequality, that holds now */
-        int op = mg_rng_below(rng, 4) == 0 ? SYM_NE : SYM_LE;
-        sym_expr_init_const(&rhs, op == SYM_NE ? v + 1 + (int64_t)mg_rng_below(rng, 20)
+        int op = mg_rng_below(rng, 4) == 0 ? SYM_EXPR_NE : SYM_EXPR_LE;
+        sym_expr_init_const(&rhs, op == SYM_EXPR_NE ? v + 1 + (int64_t)mg_rng_below(rng, 20)
                                                : v + (int64_t)mg_rng_below(rng, 200));
         log->branches[b].branch_id = b;
         log->branches[b].taken = 1;
@@ -137,7 +137,7 @@ static int bench_one(const workload *w, uint32_t n, uint64_t seed)
     result fr = {0}, in = {0};
     fr.answers = calloc(n, 1);
     in.answers = calloc(n, 1);
-    int rc = fr.answers && in.answers ? make_path(&rng, w, n, &log) : MG_ENOMEM;
+    int rc = fr.answers && in.answers ? make_path(&rng, w, n, &log) : MG_ERROR_ENOMEM;
     if (rc == 0)
         rc = run(&log, 0, &fr);
     if (rc == 0)

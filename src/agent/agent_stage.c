@@ -53,7 +53,7 @@ static int parse_ranks(const char *s, int32_t **set, int32_t *count)
         }
         at += used + (more ? more + 1 : 0);
         if (mg_array_reserve((void **)set, &cap, (size_t)*count + (size_t)(b - a) + 1,
-                             sizeof **set) != MG_OK) {
+                             sizeof **set) != MG_ERROR_OK) {
             return -1;
         }
         for (int r = a; r <= b; r++) {
@@ -150,10 +150,11 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
         (leaf && ((!ranks && share >= shares) ||
                   parse_leaf_input(inputs, &p, in_fds, answer_fds) != (int)strlen(inputs))) ||
         parse_fds(output, &p.output, &p.answers_in) != (int)strlen(output)) {
-        mg_error("agent stage: needs --ranks A-B[+C-D...] (or --share K --shares N and one input "
-                 "FD), --inputs FD:A-B[+C-D...][/FD],... and --output FD[/FD], not '%s', '%s', "
-                 "'%s'",
-                 ranks ? ranks : "", inputs ? inputs : "", output ? output : "");
+        mg_log_error(
+            "agent stage: needs --ranks A-B[+C-D...] (or --share K --shares N and one input "
+            "FD), --inputs FD:A-B[+C-D...][/FD],... and --output FD[/FD], not '%s', '%s', "
+            "'%s'",
+            ranks ? ranks : "", inputs ? inputs : "", output ? output : "");
         return stage_done(set, in_ranks, 0, MG_EXIT_USAGE);
     }
     p.ranks = set;
@@ -162,9 +163,9 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
                        ? parse_input(at, p.n_inputs, in_fds, answer_fds, in_ranks, in_count)
                        : -1;
         if (used < 0 || (at[used] != ',' && at[used] != '\0')) {
-            mg_error("agent stage: --inputs takes up to %d FD:A-B[+C-D...][/FD] separated by "
-                     "commas, not '%s'",
-                     STAGE_MAX_INPUTS, at);
+            mg_log_error("agent stage: --inputs takes up to %d FD:A-B[+C-D...][/FD] separated by "
+                         "commas, not '%s'",
+                         STAGE_MAX_INPUTS, at);
             return stage_done(set, in_ranks, p.n_inputs + 1, MG_EXIT_USAGE);
         }
         at += used + (at[used] == ',');
@@ -183,12 +184,12 @@ int agent_stage_run(const char *ranks, int share, int shares, const char *inputs
              (unsigned long long)res.counts.summaries, res.broken_inputs);
     /* a leaf of check keeps the job's stdout clean: it logs them; the benchmark reads stdout */
     if (leaf)
-        mg_info("%s", counts);
+        mg_log_info("%s", counts);
     else
         printf("%s\n", counts);
     if (rc) {
-        mg_error("agent stage %d-%d (%d ranks): %s (%s)", res.first, res.last, res.count, err,
-                 mg_error_string(rc));
+        mg_log_error("agent stage %d-%d (%d ranks): %s (%s)", res.first, res.last, res.count, err,
+                     mg_error_string(rc));
         return stage_done(set, in_ranks, p.n_inputs, MG_EXIT_SOFTWARE);
     }
     return stage_done(set, in_ranks, p.n_inputs, 0);

@@ -19,14 +19,14 @@
 
 enum { MAX_LAUNCHER_WORDS = 32, MAX_AGENT_WORDS = 32 };
 
-int agent_start_secret(uint8_t secret[AGENT_SECRET_BYTES])
+int agent_start_secret(uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    char hex[2 * AGENT_SECRET_BYTES + 1];
+    char hex[2 * AGENT_PROTO_SECRET_BYTES + 1];
     int rc = agent_proto_secret_new(secret);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     agent_proto_secret_format(secret, hex);
-    return setenv(MG_ENV_AGENT_SECRET, hex, 1) == 0 ? MG_OK : MG_ENOMEM;
+    return setenv(MG_ENV_AGENT_SECRET, hex, 1) == 0 ? MG_ERROR_OK : MG_ERROR_ENOMEM;
 }
 
 /* Whether addr is an address of an interface of this node that is up, not the loopback. */
@@ -58,19 +58,19 @@ static int node_address(char *out, size_t outlen)
     }
     struct ifaddrs *list;
     if (getifaddrs(&list) != 0)
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     struct in_addr use = own_address(list, named, &first) ? named : first;
     freeifaddrs(list);
     if (use.s_addr == htonl(INADDR_ANY))
-        return MG_ENOENT;
-    return inet_ntop(AF_INET, &use, out, (socklen_t)outlen) ? MG_OK : MG_ERANGE;
+        return MG_ERROR_ENOENT;
+    return inet_ntop(AF_INET, &use, out, (socklen_t)outlen) ? MG_ERROR_OK : MG_ERROR_ERANGE;
 }
 
 int agent_start_listen(int local, int nonblocking, char *address, size_t addresslen, char *err,
                        size_t errlen)
 {
     char host[INET_ADDRSTRLEN] = "127.0.0.1";
-    if (!local && node_address(host, sizeof host) != MG_OK) {
+    if (!local && node_address(host, sizeof host) != MG_ERROR_OK) {
         snprintf(err, errlen,
                  "this node has no address other nodes can reach (no interface up "
                  "but the loopback)");
@@ -102,7 +102,7 @@ int agent_start_launch(const char *agent_launcher, char *const *agent_argv, job_
             if (argc == MAX_LAUNCHER_WORDS) {
                 snprintf(err, errlen, "the agent launcher has more than %d words",
                          MAX_LAUNCHER_WORDS);
-                return MG_ERANGE;
+                return MG_ERROR_ERANGE;
             }
             argv[argc++] = w;
         }
@@ -114,9 +114,9 @@ int agent_start_launch(const char *agent_launcher, char *const *agent_argv, job_
     if (launcher_words > 0) {
         launcher l;
         int rc = launcher_identify(argv, argc, &l, err, errlen);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
-        if (l.kind == MG_LAUNCHER_OPENMPI) {
+        if (l.kind == LAUNCHER_OPENMPI) {
             memmove(argv + 3, argv + 1, (size_t)argc * sizeof *argv);
             argv[1] = "-x";
             argv[2] = MG_ENV_AGENT_SECRET;

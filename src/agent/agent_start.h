@@ -13,8 +13,8 @@
 
 /* Makes the run's secret and puts it in this process's environment (MG_ENV_AGENT_SECRET), for the
  * agents started after. Call it after the job's launcher started: the ranks do not get it.
- * Errors: MG_ESYS (no random source), MG_ENOMEM. */
-int agent_start_secret(uint8_t secret[AGENT_SECRET_BYTES]);
+ * Errors: MG_ERROR_ESYS (no random source), MG_ERROR_ENOMEM. */
+int agent_start_secret(uint8_t secret[AGENT_PROTO_SECRET_BYTES]);
 
 /* Listens on an ephemeral port of every interface (the loopback only when local), nonblocking or
  * not; writes "ADDRESS:PORT" for the agents to connect to: 127.0.0.1 when local, else this node's
@@ -27,7 +27,7 @@ int agent_start_listen(int local, int nonblocking, char *address, size_t address
 /* Starts agent_argv (mpiguard agent ...): on this machine when agent_launcher is NULL, else behind
  * its words, which start one agent per node. An Open MPI launcher gets -x MG_ENV_AGENT_SECRET
  * (by name: the value stays in the environment); Hydra and srun pass the environment on. Errors,
- * with err saying why: those of job_start and launcher_identify, MG_ERANGE (too many words).
+ * with err saying why: those of job_start and launcher_identify, MG_ERROR_ERANGE (too many words).
  */
 int agent_start_launch(const char *agent_launcher, char *const *agent_argv, job_handle **out,
                        char *err, size_t errlen);

@@ -40,7 +40,7 @@ static int slurm_job_here(const char *id)
     rank_scan_selector sel = {.slurm_job_id = id};
     rank_scan_proc *procs;
     size_t n = 0;
-    if (rank_scan("/proc", &sel, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &sel, &procs, &n) != MG_ERROR_OK)
         return 0;
     free(procs);
     return n > 0;
@@ -53,7 +53,7 @@ int attach_target_resolve(const char *target, int *is_pid, long *number, const c
     char *end;
     *number = strtol(*id, &end, 10);
     if (**id == '\0' || *end != '\0' || *number <= 0 || *number > INT_MAX) {
-        mg_error(
+        mg_log_error(
             "--attach takes a launcher's pid or a Slurm job id (N, pid:N or slurm:N), not '%s'",
             target);
         return MG_EXIT_USAGE;
@@ -63,19 +63,20 @@ int attach_target_resolve(const char *target, int *is_pid, long *number, const c
     int pid_here = !want_slurm && access(proc, F_OK) == 0;
     int slurm_here = !want_pid && slurm_job_here(*id);
     if (pid_here && slurm_here && !want_pid) {
-        mg_error("--attach %s: both process %s and Slurm job %s have ranks here; say which: "
-                 "--attach pid:%s or --attach slurm:%s",
-                 target, *id, *id, *id, *id);
+        mg_log_error("--attach %s: both process %s and Slurm job %s have ranks here; say which: "
+                     "--attach pid:%s or --attach slurm:%s",
+                     target, *id, *id, *id, *id);
         return MG_EXIT_USAGE;
     }
     if (!want_pid && !want_slurm && !pid_here && !slurm_here) {
-        mg_error("--attach %s: no process %s and no rank of Slurm job %s on this node to attach to",
-                 target, *id, *id);
+        mg_log_error(
+            "--attach %s: no process %s and no rank of Slurm job %s on this node to attach to",
+            target, *id, *id);
         return MG_EXIT_NOINPUT;
     }
     *is_pid = want_pid || (pid_here && !slurm_here);
     if (*is_pid && own_ancestor(*number)) {
-        mg_error(
+        mg_log_error(
             "--attach %s: process %ld is mpiguard's own %s, not a job's launcher; give the pid "
             "of mpirun, mpiexec or srun",
             target, *number, *number == getpid() ? "process" : "ancestor");

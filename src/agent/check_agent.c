@@ -37,21 +37,21 @@ struct check_agent {
 int check_agent_create(const char *token, int share, int shares, check_agent **out)
 {
     if (!token || !*token || strlen(token) >= 64 || shares < 1 || share < 0 || share >= shares)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     check_agent *a = calloc(1, sizeof *a);
     if (!a)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     snprintf(a->token, sizeof a->token, "%s", token);
     a->share = share;
     a->shares = shares;
     a->buf_cap = 1u << 20;
     a->buf = malloc(a->buf_cap);
-    if (!a->buf || site_resolver_create(&a->sites) != MG_OK) {
+    if (!a->buf || site_resolver_create(&a->sites) != MG_ERROR_OK) {
         check_agent_destroy(a);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     *out = a;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void check_agent_destroy(check_agent *a)
@@ -90,20 +90,20 @@ static int attach(check_agent *a, int rank)
     event_ring_reader rd;
     /* a look that does not claim the ring: until it is known to be ours, its writer must not take
      * us for its reader */
-    if (event_ring_peek(&rd, a->token, rank) != MG_OK)
-        return MG_OK; /* not there yet: looked at again next poll */
+    if (event_ring_peek(&rd, a->token, rank) != MG_ERROR_OK)
+        return MG_ERROR_OK; /* not there yet: looked at again next poll */
     if (a->world_size == 0) {
         int size = rd.hdr->size;
         if (size <= 0 || !(a->rings = calloc((size_t)size, sizeof *a->rings))) {
             event_ring_detach(&rd);
-            return size <= 0 ? MG_OK : MG_ENOMEM;
+            return size <= 0 ? MG_ERROR_OK : MG_ERROR_ENOMEM;
         }
         a->world_size = rd.hdr->size;
         a->stats.world_size = a->world_size;
     }
     if (rank >= a->world_size || a->rings[rank].attached || !owns(a, rank)) {
         event_ring_detach(&rd);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     /* Read the rank's module map before claiming its ring: a rank ending waits for its reader to
      * attach and no longer, and its call sites resolve from this map after it is gone. */
@@ -112,7 +112,7 @@ static int attach(check_agent *a, int rank)
     a->rings[rank].reader = rd;
     a->rings[rank].attached = 1;
     a->stats.attached++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* A ring's name is its prefix and the rank: attach the rings of our share not attached yet. */
@@ -124,7 +124,7 @@ static int attach_named(const char *suffix, void *ctx)
     if (*end == '\0' && owns(a, (int)rank) &&
         !(a->world_size && (rank >= a->world_size || a->rings[rank].attached)))
         return attach(a, (int)rank);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void ring_prefix(char *out, size_t cap, const char *token)
@@ -149,7 +149,7 @@ static int attach_new(check_agent *a)
         for (int r = first; r < end && !missing; r++)
             missing = !a->rings[r].attached;
         if (!missing)
-            return MG_OK;
+            return MG_ERROR_OK;
     }
     char prefix[128];
     ring_prefix(prefix, sizeof prefix, a->token);
@@ -173,8 +173,8 @@ static void end_stream(check_agent *a, int rank, int end, const check_agent_sink
  * record's own. NULL when unknown. */
 static const char *called_name(const check_event *ev)
 {
-    if (ev->func == CHECK_FN_HANDLE_LEAK || ev->func == CHECK_FN_HANDLE_MADE ||
-        ev->func == CHECK_FN_AFTER_FINALIZE || ev->func == CHECK_FN_UNMODELLED)
+    if (ev->func == CHECK_EVENT_FN_HANDLE_LEAK || ev->func == CHECK_EVENT_FN_HANDLE_MADE ||
+        ev->func == CHECK_EVENT_FN_AFTER_FINALIZE || ev->func == CHECK_EVENT_FN_UNMODELLED)
         return ev->result > MG_FN_NONE && ev->result < MG_FN_COUNT
                    ? mpi_function_ids_name((unsigned)ev->result)
                    : NULL;
@@ -193,9 +193,10 @@ static site_resolver_info resolve_site(check_agent *a, int rank, int pid, uint64
     return site;
 }
 
-/* The site a record flagged CHECK_FLAG_CALLER_SITE is reported at: its call site, or its caller's
- * when the call site lies in the MPI's C++ bindings (a binding not inlined, -O0) and the caller's
- * is a line outside them. Every reader past this agent sees one site, as with any other record. */
+/* The site a record flagged CHECK_EVENT_FLAG_CALLER_SITE is reported at: its call site, or its
+ * caller's when the call site lies in the MPI's C++ bindings (a binding not inlined, -O0) and the
+ * caller's is a line outside them. Every reader past this agent sees one site, as with any other
+ * record. */
 static uint64_t program_site(check_agent *a, int rank, int pid, const check_event *ev,
                              const check_agent_sink *sink)
 {
@@ -206,25 +207,25 @@ static uint64_t program_site(check_agent *a, int rank, int pid, const check_even
     return site.file && !site.in_mpi_binding ? ev->caller_site : ev->callsite;
 }
 
-/* Validates and hands over one record: 1 when delivered, 0 when invalid, or MG_ENOMEM. */
+/* Validates and hands over one record: 1 when delivered, 0 when invalid, or MG_ERROR_ENOMEM. */
 static int deliver(check_agent *a, int rank, uint32_t len, const check_agent_sink *sink)
 {
     check_event ev;
     int rc = record_decoder_decode(&a->decoder, a->buf, len, &ev);
-    if (rc == MG_ENOMEM)
+    if (rc == MG_ERROR_ENOMEM)
         return rc;
-    if (rc != MG_OK || ev.rank != rank) {
+    if (rc != MG_ERROR_OK || ev.rank != rank) {
         a->stats.invalid++;
         return 0;
     }
     int pid = a->rings[rank].reader.hdr->writer_pid;
     resolve_site(a, rank, pid, ev.callsite, called_name(&ev), sink);
-    if (ev.flags & CHECK_FLAG_CALLER_SITE) {
+    if (ev.flags & CHECK_EVENT_FLAG_CALLER_SITE) {
         a->stats.caller_sites++;
         ev.callsite = program_site(a, rank, pid, &ev, sink);
-        ev.flags &= (uint16_t)~CHECK_FLAG_CALLER_SITE;
+        ev.flags &= (uint16_t)~CHECK_EVENT_FLAG_CALLER_SITE;
         size_t shorter;
-        if (check_event_encode(&ev, a->buf, a->buf_cap, &shorter) != MG_OK) {
+        if (check_event_encode(&ev, a->buf, a->buf_cap, &shorter) != MG_ERROR_OK) {
             a->stats.invalid++;
             return 0;
         }
@@ -250,11 +251,11 @@ static int drain(check_agent *a, int rank, const check_agent_sink *sink, size_t 
         int rc = event_ring_read(&ring->reader, a->buf, a->buf_cap, &len);
         if (rc == 0)
             break;
-        if (rc == MG_EFORMAT) {
+        if (rc == MG_ERROR_EFORMAT) {
             end_stream(a, rank, CHECK_AGENT_CORRUPT, sink);
-            return MG_OK;
+            return MG_ERROR_OK;
         }
-        if (rc == MG_ERANGE) { /* larger than any record the capture side writes: skipped */
+        if (rc == MG_ERROR_ERANGE) { /* larger than any record the capture side writes: skipped */
             a->stats.invalid++;
             continue;
         }
@@ -268,7 +269,7 @@ static int drain(check_agent *a, int rank, const check_agent_sink *sink, size_t 
                    life == EVENT_RING_ABORTED ? CHECK_AGENT_ABORTED : CHECK_AGENT_FINALIZED, sink);
     else if (left == 0 && dead)
         end_stream(a, rank, CHECK_AGENT_LOST, sink);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int check_agent_poll(check_agent *a, const check_agent_sink *sink, size_t max_records,
@@ -278,7 +279,7 @@ int check_agent_poll(check_agent *a, const check_agent_sink *sink, size_t max_re
     int rc = attach_new(a);
     int first, end;
     check_agent_share_range(a->world_size, a->share, a->shares, &first, &end);
-    for (int r = first; rc == MG_OK && r < end; r++) {
+    for (int r = first; rc == MG_ERROR_OK && r < end; r++) {
         if (!a->rings[r].attached || a->rings[r].ended)
             continue;
         size_t budget = max_records ? (max_records > *records ? max_records - *records : 1) : 0;

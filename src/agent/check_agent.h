@@ -33,7 +33,8 @@ typedef struct check_agent_sink {
 
 typedef struct check_agent check_agent;
 
-/* An agent for the rings of `token` of share `share` of `shares`. Errors: MG_EINVAL, MG_ENOMEM. */
+/* An agent for the rings of `token` of share `share` of `shares`. Errors: MG_ERROR_EINVAL,
+ * MG_ERROR_ENOMEM. */
 int check_agent_create(const char *token, int share, int shares, check_agent **out);
 /* Share k of n of a world of world_size ranks: the contiguous block [*first, *end), so that a
  * stage of the tree of detectors fed by one agent holds whole runs of ranks (tbon_leaf.h); empty
@@ -47,7 +48,7 @@ int check_agent_remove_rings(const char *token);
 /* Attaches new rings, drains every ring (up to max_records records in all, 0 for no limit),
  * reports ended streams. *records gets how many records were handed to the sink. Records that
  * fail validation are counted (check_agent_stats) and skipped; a ring whose framing is corrupt
- * is abandoned with CHECK_AGENT_CORRUPT. Errors: MG_ENOMEM. */
+ * is abandoned with CHECK_AGENT_CORRUPT. Errors: MG_ERROR_ENOMEM. */
 int check_agent_poll(check_agent *a, const check_agent_sink *sink, size_t max_records,
                      size_t *records);
 
@@ -58,7 +59,7 @@ typedef struct check_agent_stats {
     uint64_t lost;       /* records the writers dropped (full ring, dead reader) */
     uint64_t full_waits; /* records that waited for room */
     uint64_t invalid;    /* records that failed validation */
-    /* records that carried their caller's site (CHECK_FLAG_CALLER_SITE: a rank with the MPI's
+    /* records that carried their caller's site (CHECK_EVENT_FLAG_CALLER_SITE: a rank with the MPI's
      * C++ bindings) */
     uint64_t caller_sites;
 } check_agent_stats;

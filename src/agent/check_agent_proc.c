@@ -44,7 +44,7 @@ typedef struct agent_out {
 /* Makes room for n more bytes (the buffer is flushed after each poll). */
 static uint8_t *room(agent_out *o, size_t n)
 {
-    if (mg_array_reserve((void **)&o->buf, &o->cap, o->len + n, 1) != MG_OK) {
+    if (mg_array_reserve((void **)&o->buf, &o->cap, o->len + n, 1) != MG_ERROR_OK) {
         o->failed = 1;
         return NULL;
     }
@@ -66,24 +66,25 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
         !o->failed) {
         char host[RECORD_STREAM_NODE_NAME] = "";
         gethostname(host, sizeof host - 1);
-        mg_error("check agent on %s: rank %d runs on this node but was found after its leaf "
-                 "started with the node's %d ranks from %d on: the launcher did not say how many "
-                 "ranks the node holds (%s, %s, %s)",
-                 host, ev->rank, o->n_leaf, o->leaf_ranks[0], MG_ENV_OMPI_LOCAL_SIZE,
-                 MG_ENV_HYDRA_LOCAL_SIZE, MG_ENV_SLURM_STEP_TASKS_PER_NODE);
+        mg_log_error(
+            "check agent on %s: rank %d runs on this node but was found after its leaf "
+            "started with the node's %d ranks from %d on: the launcher did not say how many "
+            "ranks the node holds (%s, %s, %s)",
+            host, ev->rank, o->n_leaf, o->leaf_ranks[0], MG_ENV_OMPI_LOCAL_SIZE,
+            MG_ENV_HYDRA_LOCAL_SIZE, MG_ENV_SLURM_STEP_TASKS_PER_NODE);
         o->failed = 1;
         return;
     }
     if (!o->world_sent) {
         check_agent_stats st;
         check_agent_stats_get(o->agent, &st);
-        put_pair(o, AGENT_MSG_WORLD, -1, st.world_size, 0);
+        put_pair(o, AGENT_PROTO_MSG_WORLD, -1, st.world_size, 0);
         o->world_sent = 1;
     }
-    uint8_t *p = room(o, len + AGENT_FRAME_HEADER);
+    uint8_t *p = room(o, len + AGENT_PROTO_FRAME_HEADER);
     if (p)
-        o->len += record_stream_frame(p, len + AGENT_FRAME_HEADER, AGENT_MSG_RECORD, bytes,
-                                      (uint32_t)len);
+        o->len += record_stream_frame(p, len + AGENT_PROTO_FRAME_HEADER, AGENT_PROTO_MSG_RECORD,
+                                      bytes, (uint32_t)len);
 }
 
 static void on_site(void *ctx, int rank, uint64_t addr, const site_resolver_info *site)
@@ -98,9 +99,10 @@ static void on_site(void *ctx, int rank, uint64_t addr, const site_resolver_info
 
 static void put_verdict(agent_out *o, const record_stream_verdict *v)
 {
-    uint8_t *p = room(o, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX);
+    uint8_t *p = room(o, AGENT_PROTO_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX);
     if (p)
-        o->len += record_stream_observe(p, AGENT_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX, v);
+        o->len += record_stream_observe(p, AGENT_PROTO_FRAME_HEADER + 16 + RECORD_STREAM_DETAIL_MAX,
+                                        v);
 }
 
 /* A share agent's ranks are judged by the front, which finds them in /proc; a short job's ranks
@@ -109,7 +111,7 @@ static void put_verdict(agent_out *o, const record_stream_verdict *v)
 static void on_end(void *ctx, int rank, int end, uint64_t lost)
 {
     agent_out *o = ctx;
-    put_pair(o, AGENT_MSG_END, rank, end, lost);
+    put_pair(o, AGENT_PROTO_MSG_END, rank, end, lost);
     if (o->node)
         return;
     check_agent_stats st;
@@ -117,7 +119,7 @@ static void on_end(void *ctx, int rank, int end, uint64_t lost)
     record_stream_verdict v = {.rank = rank,
                                .pid = check_agent_pid(o->agent, rank),
                                .world = st.world_size,
-                               .cause = MG_OBSERVE_OK};
+                               .cause = RANK_OBSERVE_OK};
     put_verdict(o, &v);
 }
 
@@ -156,30 +158,30 @@ static int node_done(const agent_out *o)
 static int send_states(agent_out *o, const check_agent_proc_params *p, int world, uint64_t **sent)
 {
     if (world && !*sent && !(*sent = calloc((size_t)world, sizeof **sent)))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     int first, end;
     check_agent_share_range(world, p->share, p->shares, &first, &end);
     for (int r = first; *sent && r < end; r++) {
         uint64_t seq = check_agent_blocked_seq(o->agent, r);
         if (seq != (*sent)[r]) {
-            put_pair(o, AGENT_MSG_STATE, r, 0, seq);
+            put_pair(o, AGENT_PROTO_MSG_STATE, r, 0, seq);
             (*sent)[r] = seq;
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
-/* Sends what was put, or that the agent is alive when nothing was for AGENT_ALIVE_EVERY_S: the
- * detector takes a silent stream for a lost node (agent_proto.h). */
+/* Sends what was put, or that the agent is alive when nothing was for AGENT_PROTO_ALIVE_EVERY_S:
+ * the detector takes a silent stream for a lost node (agent_proto.h). */
 static int flush(agent_out *o)
 {
     double now = mg_clock_seconds();
-    uint8_t *alive = o->len == 0 && now - o->sent_at >= AGENT_ALIVE_EVERY_S
-                         ? room(o, AGENT_FRAME_HEADER)
+    uint8_t *alive = o->len == 0 && now - o->sent_at >= AGENT_PROTO_ALIVE_EVERY_S
+                         ? room(o, AGENT_PROTO_FRAME_HEADER)
                          : NULL;
     if (alive) {
-        agent_proto_frame_header_put(alive, AGENT_MSG_ALIVE, 0);
-        o->len = AGENT_FRAME_HEADER;
+        agent_proto_frame_header_put(alive, AGENT_PROTO_MSG_ALIVE, 0);
+        o->len = AGENT_PROTO_FRAME_HEADER;
     }
     if (o->len > 0)
         o->sent_at = now;
@@ -237,10 +239,10 @@ static void say_hello(agent_out *o, int share, int shares, int on_node)
  * how many its node holds: observe_node, start_leaf). */
 static void say_auth(agent_out *o, const check_agent_proc_params *p)
 {
-    uint8_t *bytes = room(o, AGENT_AUTH_SIZE);
+    uint8_t *bytes = room(o, AGENT_PROTO_AUTH_SIZE);
     if (bytes) {
         agent_proto_auth_put(bytes, p->secret);
-        o->len += AGENT_AUTH_SIZE;
+        o->len += AGENT_PROTO_AUTH_SIZE;
     }
     if (!o->node)
         say_hello(o, p->share, p->shares, 0);
@@ -254,19 +256,20 @@ static int node_ranks(int pid)
     static const char *const names[] = {MG_ENV_OMPI_LOCAL_SIZE, MG_ENV_HYDRA_LOCAL_SIZE};
     char value[4096], nodes[4096], node[256];
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (rank_scan_environ_get("/proc", pid, names[i], value, sizeof value) == MG_OK &&
+        if (rank_scan_environ_get("/proc", pid, names[i], value, sizeof value) == MG_ERROR_OK &&
             atoi(value) > 0)
             return atoi(value);
     int tasks = 0, index;
     /* a value cut at the buffer's end could still parse, with a wrong count */
-    if (rank_scan_environ_get("/proc", pid, MG_ENV_SLURMD_NODENAME, node, sizeof node) != MG_OK ||
+    if (rank_scan_environ_get("/proc", pid, MG_ENV_SLURMD_NODENAME, node, sizeof node) !=
+            MG_ERROR_OK ||
         rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_NODELIST, nodes, sizeof nodes) !=
-            MG_OK ||
+            MG_ERROR_OK ||
         rank_scan_environ_get("/proc", pid, MG_ENV_SLURM_STEP_TASKS_PER_NODE, value,
-                              sizeof value) != MG_OK ||
+                              sizeof value) != MG_ERROR_OK ||
         strlen(value) == sizeof value - 1 || strlen(nodes) == sizeof nodes - 1 ||
-        mg_env_slurm_node_index(nodes, node, &index) != MG_OK ||
-        mg_env_slurm_node_tasks(value, index, &tasks) != MG_OK)
+        mg_env_slurm_node_index(nodes, node, &index) != MG_ERROR_OK ||
+        mg_env_slurm_node_tasks(value, index, &tasks) != MG_ERROR_OK)
         return 0;
     return tasks;
 }
@@ -287,9 +290,9 @@ static int start_leaf(agent_out *o, const check_agent_proc_params *p)
             expected = expected ? expected : node_ranks(js->ranks[r].pid);
         }
     if (found == 0 || found < expected)
-        return MG_OK;
+        return MG_ERROR_OK;
     if (!(o->leaf_ranks = malloc((size_t)found * sizeof *o->leaf_ranks)))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (int r = 0; r < js->nranks; r++)
         if (js->ranks[r].pid)
             o->leaf_ranks[o->n_leaf++] = r;
@@ -299,13 +302,13 @@ static int start_leaf(agent_out *o, const check_agent_proc_params *p)
     char *ranks = malloc(cap);
     if (!ranks || !agent_stage_format_ranks(o->leaf_ranks, o->n_leaf, ranks, cap)) {
         free(ranks);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     say_hello(o, k, p->leaves, expected);
     int pair[2];
-    if (flush(o) != MG_OK || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+    if (flush(o) != MG_ERROR_OK || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         free(ranks);
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     }
     pid_t pid = fork();
     if (pid == 0) {
@@ -319,14 +322,14 @@ static int start_leaf(agent_out *o, const check_agent_proc_params *p)
     if (pid < 0) {
         close(pair[0]);
         free(ranks);
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     }
     close(o->fd);
     o->fd = pair[0];
     o->leaf_pid = (int)pid;
-    mg_info("check agent: this node's leaf streams its %d ranks %s", o->n_leaf, ranks);
+    mg_log_info("check agent: this node's leaf streams its %d ranks %s", o->n_leaf, ranks);
     free(ranks);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* A node agent looks for its node's ranks and judges them; its verdicts join the stream. Whether
@@ -335,7 +338,7 @@ static int observe_node(agent_out *o, observe_ranks *observer, const check_agent
 {
     job_session *js = o->node;
     job_session_discover(js);
-    if (p->leaves && !o->leaf_pid && start_leaf(o, p) != MG_OK)
+    if (p->leaves && !o->leaf_pid && start_leaf(o, p) != MG_ERROR_OK)
         return -1;
     /* before its first verdict: the detector learns how many ranks are still to come from agents
      * that have not joined yet, however late they are */
@@ -365,14 +368,15 @@ static int stream(agent_out *o, check_agent *a, observe_ranks *observer,
         /* a leaf's agent drains nothing before its leaf knows its share */
         int draining = !p->leaves || o->leaf_pid;
         n = 0;
-        if (done < 0 || (draining && check_agent_poll(a, &sink, 65536, &n) != MG_OK) || o->failed) {
+        if (done < 0 || (draining && check_agent_poll(a, &sink, 65536, &n) != MG_ERROR_OK) ||
+            o->failed) {
             status = MG_EXIT_SOFTWARE;
             break;
         }
         check_agent_stats st;
         check_agent_stats_get(a, &st);
-        if (send_states(o, p, st.world_size, &sent_state) != MG_OK || flush(o) != MG_OK ||
-            detector_gone(o->fd)) {
+        if (send_states(o, p, st.world_size, &sent_state) != MG_ERROR_OK ||
+            flush(o) != MG_ERROR_OK || detector_gone(o->fd)) {
             status = MG_EXIT_SOFTWARE;
             break;
         }
@@ -387,11 +391,11 @@ static int stream(agent_out *o, check_agent *a, observe_ranks *observer,
     }
     /* every rank's stream ended: the stream ends cleanly (a leaf takes one without DONE for a lost
      * agent, tbon_stage.h) */
-    uint8_t *done = status ? NULL : room(o, AGENT_FRAME_HEADER);
+    uint8_t *done = status ? NULL : room(o, AGENT_PROTO_FRAME_HEADER);
     if (done) {
-        agent_proto_frame_header_put(done, AGENT_MSG_DONE, 0);
-        o->len += AGENT_FRAME_HEADER;
-        status = flush(o) == MG_OK ? 0 : MG_EXIT_SOFTWARE;
+        agent_proto_frame_header_put(done, AGENT_PROTO_MSG_DONE, 0);
+        o->len += AGENT_PROTO_FRAME_HEADER;
+        status = flush(o) == MG_ERROR_OK ? 0 : MG_EXIT_SOFTWARE;
     }
     free(sent_state);
     return status;
@@ -400,8 +404,8 @@ static int stream(agent_out *o, check_agent *a, observe_ranks *observer,
 int check_agent_proc_run(const check_agent_proc_params *p)
 {
     check_agent *a;
-    if (check_agent_create(p->token, p->share, p->shares, &a) != MG_OK) {
-        mg_error("check agent: bad share %d/%d or token", p->share, p->shares);
+    if (check_agent_create(p->token, p->share, p->shares, &a) != MG_ERROR_OK) {
+        mg_log_error("check agent: bad share %d/%d or token", p->share, p->shares);
         return MG_EXIT_SOFTWARE;
     }
     job_session node = {.tool = "check", .flavor = p->flavor};
@@ -418,9 +422,9 @@ int check_agent_proc_run(const check_agent_proc_params *p)
     }
     int status = MG_EXIT_SOFTWARE;
     if (o.fd < 0 || (o.node && !observer)) {
-        mg_error(o.fd < 0 ? "check agent: cannot connect to the detector at %s"
-                          : "check agent: out of memory (detector at %s)",
-                 p->address ? p->address : "its leaf");
+        mg_log_error(o.fd < 0 ? "check agent: cannot connect to the detector at %s"
+                              : "check agent: out of memory (detector at %s)",
+                     p->address ? p->address : "its leaf");
     } else {
         say_auth(&o, p);
         status = stream(&o, a, observer, p);

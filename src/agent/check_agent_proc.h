@@ -18,7 +18,7 @@ typedef struct check_agent_proc_params {
     int share, shares;
     const char *address;   /* the detector's ADDRESS:PORT, or NULL: */
     int output;            /* ... an inherited descriptor (a socket) to stream to instead */
-    const uint8_t *secret; /* AGENT_SECRET_BYTES, sent first (AUTH) */
+    const uint8_t *secret; /* AGENT_PROTO_SECRET_BYTES, sent first (AUTH) */
     const char *library;   /* a node agent: the interposition library the ranks were given; NULL
                               for one of --agents N (the detector judges those ranks itself) */
     mg_mpi_flavor flavor;  /* a node agent: the job's MPI */

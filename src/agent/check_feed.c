@@ -48,20 +48,20 @@ static void set_world(check_feed *f, int size)
 static int ensure_detector(check_feed *f)
 {
     if (f->det)
-        return MG_OK;
+        return MG_ERROR_OK;
     if (f->agent) {
         check_agent_stats st;
         check_agent_stats_get(f->agent, &st);
         set_world(f, st.world_size);
     }
     if (!f->world)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     dl_params p;
     dl_params_default(&p);
     p.buffered_standard_sends = f->buffered_sends;
     p.probing = 1;
     p.deciding = f->deciding;
-    int rc = f->leaves && !f->answers ? tbon_root_create(f->world, &f->answers) : MG_OK;
+    int rc = f->leaves && !f->answers ? tbon_root_create(f->world, &f->answers) : MG_ERROR_OK;
     return rc ? rc : deadlock_detector_create(&p, f->world, &f->det);
 }
 
@@ -77,7 +77,7 @@ static void note_records(check_feed *f, int rank, uint64_t n)
 /* Whether the detector is there to be fed (else the run failed); the record's arrival is noted. */
 static int feeding(check_feed *f, uint64_t *now)
 {
-    if (ensure_detector(f) != MG_OK) {
+    if (ensure_detector(f) != MG_ERROR_OK) {
         f->failed = 1;
         return 0;
     }
@@ -90,19 +90,20 @@ static int feeding(check_feed *f, uint64_t *now)
  * all are counted. */
 static void fed(check_feed *f, const check_event *ev, int32_t ranks, int rc)
 {
-    f->broken |= rc != MG_OK && rc != MG_ENOENT; /* unknown communicators are skipped calls */
-    if (rc == MG_OK || f->feed_errors++ > 0)
+    f->broken |= rc != MG_ERROR_OK &&
+                 rc != MG_ERROR_ENOENT; /* unknown communicators are skipped calls */
+    if (rc == MG_ERROR_OK || f->feed_errors++ > 0)
         return;
     char what[64];
     if (ranks)
         snprintf(what, sizeof what, "%d ranks from %d on: a leaf's summary", ranks, ev->rank);
     else
         snprintf(what, sizeof what, "rank %d: the %s record %llu", ev->rank,
-                 ev->kind == CHECK_EV_ENTER ? "entry" : "exit", (unsigned long long)ev->seq);
-    mg_warn("check: %s of %s was not accepted (%s); later rejections are counted in the report",
-            what,
-            check_event_func_describe(ev->func) ? check_event_func_describe(ev->func)->name : "?",
-            mg_error_string(rc));
+                 ev->kind == CHECK_EVENT_EV_ENTER ? "entry" : "exit", (unsigned long long)ev->seq);
+    mg_log_warn(
+        "check: %s of %s was not accepted (%s); later rejections are counted in the report", what,
+        check_event_func_describe(ev->func) ? check_event_func_describe(ev->func)->name : "?",
+        mg_error_string(rc));
 }
 
 static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, size_t len)
@@ -113,12 +114,13 @@ static void on_record(void *ctx, const check_event *ev, const uint8_t *bytes, si
     if (!feeding(f, &now))
         return;
     note_records(f, ev->rank, 1);
-    if (ev->flags & CHECK_FLAG_INVALID_ARGUMENTS)
+    if (ev->flags & CHECK_EVENT_FLAG_INVALID_ARGUMENTS)
         f->rejected_at = now;
     int rc = deadlock_detector_feed(f->det, ev, now);
     /* a leaf holds the rank's later calls until the root's model left this one */
-    int noted = f->answers && (rc == MG_OK || rc == MG_ENOENT) ? tbon_root_note(f->answers, ev)
-                                                               : MG_OK;
+    int noted = f->answers && (rc == MG_ERROR_OK || rc == MG_ERROR_ENOENT)
+                    ? tbon_root_note(f->answers, ev)
+                    : MG_ERROR_OK;
     fed(f, ev, 0, noted ? noted : rc);
 }
 
@@ -145,7 +147,7 @@ static void on_site(void *ctx, int rank, uint64_t addr, const site_resolver_info
  * are those the streams reported. */
 static void note_found(check_feed *f, int rank, int world, int pid)
 {
-    if (pid > 0 && job_session_note_rank(f->job, rank, world, pid) != MG_OK)
+    if (pid > 0 && job_session_note_rank(f->job, rank, world, pid) != MG_ERROR_OK)
         f->failed = 1;
 }
 
@@ -162,20 +164,20 @@ static void on_rank_end(void *ctx, int rank, int end, uint64_t lost)
     if (rank >= 0 && rank < f->world)
         f->ended[rank] = 1;
     if (lost)
-        mg_warn("check: rank %d dropped %llu records (its ring was full and its reader gone or "
-                "stalled): findings involving it may be wrong",
-                rank, (unsigned long long)lost);
+        mg_log_warn("check: rank %d dropped %llu records (its ring was full and its reader gone or "
+                    "stalled): findings involving it may be wrong",
+                    rank, (unsigned long long)lost);
     if (end == CHECK_AGENT_CORRUPT)
-        mg_warn("check: rank %d: its event ring is corrupt; its later calls are not analysed",
-                rank);
+        mg_log_warn("check: rank %d: its event ring is corrupt; its later calls are not analysed",
+                    rank);
     /* A rank that ends because mpiguard was interrupted (Ctrl-C reaches the ranks too, or
      * mpiguard passes the signal on) did not vanish on its own: the ranks waiting for it are not
      * stuck on it. */
     if (end == CHECK_AGENT_LOST && job_interrupting_signal(f->job->process))
-        mg_info("check: rank %d ended with the interrupted job", rank);
+        mg_log_info("check: rank %d ended with the interrupted job", rank);
     else if ((end == CHECK_AGENT_LOST || end == CHECK_AGENT_CORRUPT) &&
-             ensure_detector(f) == MG_OK) {
-        mg_info("check: rank %d ended without MPI_Finalize", rank);
+             ensure_detector(f) == MG_ERROR_OK) {
+        mg_log_info("check: rank %d ended without MPI_Finalize", rank);
         deadlock_detector_process_lost(f->det, rank, check_feed_now());
     }
 }
@@ -207,8 +209,8 @@ static void on_observe(void *ctx, int agent, const char *node, const record_stre
     k->pid = v->pid;
     snprintf(k->host, sizeof k->host, "%s", node);
     f->agent_of[v->rank] = agent + 1;
-    if (v->cause == MG_OBSERVE_OK)
-        mg_info("check: rank %d is observed on %s (pid %d)", v->rank, node, v->pid);
+    if (v->cause == RANK_OBSERVE_OK)
+        mg_log_info("check: rank %d is observed on %s (pid %d)", v->rank, node, v->pid);
     f->newly_blind += observe_ranks_remote(f->observer, v->rank, v->pid, node,
                                            (rank_observe_cause)v->cause, v->detail);
 }
@@ -223,11 +225,12 @@ static void on_leaf_lost(check_feed *f, const char *node, const check_remote_end
              "leaf %d of the tree of detectors (ranks %s) was lost while the rank ran: its "
              "calls are no longer seen",
              end->share, ranks);
-    mg_warn("check: the %s", detail);
+    mg_log_warn("check: the %s", detail);
     for (int32_t i = 0; f->observer && i < end->n_ranks; i++)
         if (!f->ended[end->ranks[i]])
-            f->newly_blind += observe_ranks_remote(
-                f->observer, end->ranks[i], 0, node[0] ? node : "?", MG_OBSERVE_AGENT_LOST, detail);
+            f->newly_blind += observe_ranks_remote(f->observer, end->ranks[i], 0,
+                                                   node[0] ? node : "?", RANK_OBSERVE_AGENT_LOST,
+                                                   detail);
 }
 
 /* A leaf's share came (its ranks, whichever they are: a node's): the root knows which leaf
@@ -236,17 +239,17 @@ static void on_leaf_lost(check_feed *f, const char *node, const check_remote_end
 static void on_share(void *ctx, int agent, const char *node, const int32_t *ranks, int32_t n)
 {
     check_feed *f = ctx;
-    if (!f->leaves || ensure_detector(f) != MG_OK || !f->answers)
+    if (!f->leaves || ensure_detector(f) != MG_ERROR_OK || !f->answers)
         return;
     int32_t clash = -1, first;
     int rc = tbon_root_claim(f->answers, agent, ranks, n, &clash);
-    if (rc == MG_ESTATE)
-        mg_error("check: the leaf on %s streams rank %d, which another leaf of the tree of "
-                 "detectors streams already: a rank's calls would be matched twice",
-                 node[0] ? node : "?", clash);
+    if (rc == MG_ERROR_ESTATE)
+        mg_log_error("check: the leaf on %s streams rank %d, which another leaf of the tree of "
+                     "detectors streams already: a rank's calls would be matched twice",
+                     node[0] ? node : "?", clash);
     else if (rc)
-        mg_error("check: the leaf on %s names ranks outside the job's %d (%s)",
-                 node[0] ? node : "?", f->world, mg_error_string(rc));
+        mg_log_error("check: the leaf on %s names ranks outside the job's %d (%s)",
+                     node[0] ? node : "?", f->world, mg_error_string(rc));
     if (rc) {
         f->failed = 1;
         return;
@@ -257,7 +260,7 @@ static void on_share(void *ctx, int agent, const char *node, const int32_t *rank
                          "find it";
     for (int32_t k = first; k < f->world; k++)
         if (tbon_root_owner(f->answers, k) < 0)
-            f->newly_blind += observe_ranks_remote(f->observer, k, 0, "?", MG_OBSERVE_AGENT_LOST,
+            f->newly_blind += observe_ranks_remote(f->observer, k, 0, "?", RANK_OBSERVE_AGENT_LOST,
                                                    detail);
 }
 
@@ -276,7 +279,7 @@ static void on_agent_closed(void *ctx, int agent, const char *node, const check_
     for (int k = 0; f->observer && k < f->world; k++)
         if (f->agent_of[k] == agent + 1 && !f->ended[k])
             f->newly_blind += observe_ranks_remote(f->observer, k, 0, node[0] ? node : "?",
-                                                   MG_OBSERVE_AGENT_LOST, detail);
+                                                   RANK_OBSERVE_AGENT_LOST, detail);
 }
 
 /* The ranks still to come by the counts the agents' HELLOs gave (rank_observe_to_come). */
@@ -306,10 +309,10 @@ static void name_unfound(check_feed *f)
     if (!rank_observe_unfound(world_for, joined_for, to_come)) {
         if (now - f->waiting_said_at >= CHECK_FEED_WAITING_EVERY_S) {
             f->waiting_said_at = now;
-            mg_warn("check: the agents' counts of their nodes' ranks leave %d rank%s to come "
-                    "(an agent started late): waiting, %.0f s of at most %.0f s",
-                    to_come, to_come == 1 ? "" : "s",
-                    world_for < joined_for ? world_for : joined_for, MG_OBSERVE_ANNOUNCED_S);
+            mg_log_warn("check: the agents' counts of their nodes' ranks leave %d rank%s to come "
+                        "(an agent started late): waiting, %.0f s of at most %.0f s",
+                        to_come, to_come == 1 ? "" : "s",
+                        world_for < joined_for ? world_for : joined_for, RANK_OBSERVE_ANNOUNCED_S);
         }
         return;
     }
@@ -321,8 +324,8 @@ static void name_unfound(check_feed *f)
              "environment (%s)",
              now - f->world_at, MG_ENV_JOB_TOKEN);
     for (int k = 0; k < f->world; k++)
-        if (!f->agent_of[k] && observe_ranks_cause(f->observer, k) == MG_OBSERVE_PENDING)
-            f->newly_blind += observe_ranks_remote(f->observer, k, 0, "?", MG_OBSERVE_NOT_FOUND,
+        if (!f->agent_of[k] && observe_ranks_cause(f->observer, k) == RANK_OBSERVE_PENDING)
+            f->newly_blind += observe_ranks_remote(f->observer, k, 0, "?", RANK_OBSERVE_NOT_FOUND,
                                                    detail);
 }
 
@@ -340,12 +343,12 @@ size_t check_feed_drain(check_feed *f, int wait_ms)
     for (int round = 0; round < 16 && (round == 0 || n > 0) && !f->failed; round++) {
         int rc = f->agent ? check_agent_poll(f->agent, &sink.base, CHECK_POLL_RECORDS, &n)
                           : check_remote_poll(f->remote, &sink, total ? 0 : wait_ms, &n);
-        f->failed |= rc != MG_OK;
+        f->failed |= rc != MG_ERROR_OK;
         total += n;
     }
     const tbon_leaf_call *calls;
     size_t ncalls = 0;
-    if (f->answers && tbon_root_answers(f->answers, f->det, &calls, &ncalls) != MG_OK)
+    if (f->answers && tbon_root_answers(f->answers, f->det, &calls, &ncalls) != MG_ERROR_OK)
         f->failed = 1;
     if (f->answers)
         check_remote_answer(f->remote, calls, ncalls);
@@ -385,7 +388,7 @@ int check_feed_all_told(const check_feed *f)
         return 0;
     for (int k = 0; k < f->world; k++) {
         rank_observe_cause c = observe_ranks_cause(f->observer, k);
-        if (c == MG_OBSERVE_PENDING || (c == MG_OBSERVE_OK && !f->ended[k]))
+        if (c == RANK_OBSERVE_PENDING || (c == RANK_OBSERVE_OK && !f->ended[k]))
             return 0;
     }
     return 1;

@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 /* A joined agent's stream silent this long is lost: it says it is alive every
- * AGENT_ALIVE_EVERY_S, and an agent on a node at load 70 is held back a few seconds at worst. */
+ * AGENT_PROTO_ALIVE_EVERY_S, and an agent on a node at load 70 is held back a few seconds at worst.
+ */
 enum { MAX_AGENTS = CHECK_REMOTE_MAX_AGENTS, SILENT_LOST_S = 15 };
 
 typedef struct remote_conn {
@@ -47,22 +48,22 @@ struct check_remote {
     double joined_at; /* when the latest agent joined */
     remote_conn conns[MAX_AGENTS];
     record_decoder decoder;
-    uint8_t secret[AGENT_SECRET_BYTES];
+    uint8_t secret[AGENT_PROTO_SECRET_BYTES];
 };
 
-int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_SECRET_BYTES],
+int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_PROTO_SECRET_BYTES],
                         check_remote **out)
 {
     check_remote *r = agents < 0 || agents > MAX_AGENTS ? NULL : calloc(1, sizeof *r);
     if (!r) {
         close(listen_fd);
-        return agents < 0 || agents > MAX_AGENTS ? MG_EINVAL : MG_ENOMEM;
+        return agents < 0 || agents > MAX_AGENTS ? MG_ERROR_EINVAL : MG_ERROR_ENOMEM;
     }
     r->listen_fd = listen_fd;
     r->expected = agents;
-    memcpy(r->secret, secret, AGENT_SECRET_BYTES);
+    memcpy(r->secret, secret, AGENT_PROTO_SECRET_BYTES);
     *out = r;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Whether another agent may still join. */
@@ -72,26 +73,26 @@ static int accepting(const check_remote *r)
 }
 
 /* Makes c's share (remote_conn.share) from its HELLO's block when it named no ranks. Errors:
- * MG_EFORMAT (no HELLO share or world size yet), MG_ENOMEM. */
+ * MG_ERROR_EFORMAT (no HELLO share or world size yet), MG_ERROR_ENOMEM. */
 static int conn_share(const check_remote *r, remote_conn *c)
 {
     if (c->share)
-        return MG_OK;
+        return MG_ERROR_OK;
     if (!c->end.shares || r->world <= 0)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     int first, end;
     check_agent_share_range(r->world, c->end.share, c->end.shares, &first, &end);
     if (end <= first || !(c->share = malloc((size_t)(end - first) * sizeof *c->share)))
-        return end <= first ? MG_EFORMAT : MG_ENOMEM;
+        return end <= first ? MG_ERROR_EFORMAT : MG_ERROR_ENOMEM;
     for (int k = first; k < end; k++)
         c->share[c->n_share++] = k;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Tells the sink c's share once it is known (its HELLO came, and the world size). */
 static void announce(check_remote *r, remote_conn *c, const check_remote_sink *sink)
 {
-    if (c->announced || c->fd < 0 || r->world <= 0 || conn_share(r, c) != MG_OK)
+    if (c->announced || c->fd < 0 || r->world <= 0 || conn_share(r, c) != MG_ERROR_OK)
         return;
     c->announced = 1;
     if (sink->share)
@@ -119,7 +120,7 @@ static void close_conn(check_remote *r, remote_conn *c, const check_remote_sink 
         if (!c->joined)
             c->joined = ++r->joined;
         r->closed++;
-        c->end.ranks = conn_share(r, c) == MG_OK ? c->share : NULL;
+        c->end.ranks = conn_share(r, c) == MG_ERROR_OK ? c->share : NULL;
         c->end.n_ranks = c->end.ranks ? c->n_share : 0;
         if (sink->agent_closed)
             sink->agent_closed(sink->base.ctx, c->joined - 1, c->node, &c->end);
@@ -134,9 +135,9 @@ static int record_frame(check_remote *r, const agent_proto_frame *f, const check
 {
     check_event ev;
     int rc = record_decoder_decode(&r->decoder, f->payload, f->length, &ev);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         sink->base.record(sink->base.ctx, &ev, f->payload, f->length);
-    return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
+    return rc == MG_ERROR_ENOMEM ? rc : rc != MG_ERROR_OK ? MG_ERROR_EFORMAT : MG_ERROR_OK;
 }
 
 static int summary_frame(check_remote *r, remote_conn *c, const agent_proto_frame *f,
@@ -148,14 +149,15 @@ static int summary_frame(check_remote *r, remote_conn *c, const agent_proto_fram
     check_event ev;
     int rc = record_stream_parse_summary(f, &ranks, &record, &len);
     rc = rc ? rc : conn_share(r, c);
-    rc = rc || ranks == c->n_share ? rc : MG_EFORMAT;
+    rc = rc || ranks == c->n_share ? rc : MG_ERROR_EFORMAT;
     rc = rc ? rc : record_decoder_decode(&r->decoder, record, len, &ev);
-    if (rc == MG_OK && sink->summary)
+    if (rc == MG_ERROR_OK && sink->summary)
         sink->summary(sink->base.ctx, &ev, c->share, c->n_share);
-    return rc == MG_ENOMEM ? rc : rc != MG_OK ? MG_EFORMAT : MG_OK;
+    return rc == MG_ERROR_ENOMEM ? rc : rc != MG_ERROR_OK ? MG_ERROR_EFORMAT : MG_ERROR_OK;
 }
 
-/* Dispatches one frame of c: MG_OK, MG_EFORMAT (malformed payload) or MG_ENOMEM. */
+/* Dispatches one frame of c: MG_ERROR_OK, MG_ERROR_EFORMAT (malformed payload) or MG_ERROR_ENOMEM.
+ */
 static int dispatch(check_remote *r, remote_conn *c, const agent_proto_frame *f,
                     const check_remote_sink *sink)
 {
@@ -166,10 +168,10 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_proto_frame *f,
     char function[1024], file[1024];
     record_stream_verdict verdict;
     switch (f->type) {
-    case AGENT_MSG_HELLO:
+    case AGENT_PROTO_MSG_HELLO:
         /* one HELLO per stream: a second could change a share the root was told */
         if (c->announced || c->share || record_stream_parse_hello(f, &hello, 1))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         memcpy(c->node, hello.node, sizeof c->node);
         c->end.share = (int)hello.share;
         c->end.shares = (int)hello.shares;
@@ -177,58 +179,58 @@ static int dispatch(check_remote *r, remote_conn *c, const agent_proto_frame *f,
         c->share = hello.ranks;
         c->n_share = (int32_t)hello.n;
         if (hello.n)
-            mg_info("check: the stream from %s joined with its node's ranks (%u, the first %d)",
-                    c->node, hello.n, hello.ranks[0]);
+            mg_log_info("check: the stream from %s joined with its node's ranks (%u, the first %d)",
+                        c->node, hello.n, hello.ranks[0]);
         else
-            mg_info("check: the stream from %s joined as share %u of %u (the launcher's count "
-                    "of its node's ranks: %u; 0: not said)",
-                    c->node, hello.share, hello.shares, hello.node_ranks);
+            mg_log_info("check: the stream from %s joined as share %u of %u (the launcher's count "
+                        "of its node's ranks: %u; 0: not said)",
+                        c->node, hello.share, hello.shares, hello.node_ranks);
         announce(r, c, sink);
-        return MG_OK;
-    case AGENT_MSG_DONE:
+        return MG_ERROR_OK;
+    case AGENT_PROTO_MSG_DONE:
         c->end.done = 1;
-        return MG_OK;
-    case AGENT_MSG_ENDED:
+        return MG_ERROR_OK;
+    case AGENT_PROTO_MSG_ENDED:
         if (record_stream_parse_pair(f, &rank, &value, &wide))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         c->ended_after = wide + 1;
-        return MG_OK;
-    case AGENT_MSG_SUMMARY:
+        return MG_ERROR_OK;
+    case AGENT_PROTO_MSG_SUMMARY:
         return summary_frame(r, c, f, sink);
-    case AGENT_MSG_OBSERVE:
+    case AGENT_PROTO_MSG_OBSERVE:
         if (record_stream_parse_observe(f, &verdict))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         /* ranks still before MPI_Init send no WORLD, but their agent knows the job's size from
          * the launcher: the leaves' shares need not wait for a rank to publish */
         if (!r->world && verdict.world > 0)
             learn_world(r, verdict.world, sink);
         if (sink->observe)
             sink->observe(sink->base.ctx, c->joined - 1, c->node, &verdict);
-        return MG_OK;
-    case AGENT_MSG_RECORD:
+        return MG_ERROR_OK;
+    case AGENT_PROTO_MSG_RECORD:
         return record_frame(r, f, sink);
-    case AGENT_MSG_ALIVE:
-        return MG_OK;
-    case AGENT_MSG_SITE:
+    case AGENT_PROTO_MSG_ALIVE:
+        return MG_ERROR_OK;
+    case AGENT_PROTO_MSG_SITE:
         if (record_stream_parse_site(f, &rank, &wide, function, sizeof function, file, sizeof file,
                                      &line, &flags))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         site_resolver_info site = {.function = function[0] ? function : NULL,
                                    .file = file[0] ? file : NULL,
                                    .line = line,
                                    .line_is_procedure = flags & RECORD_STREAM_SITE_PROCEDURE_LINE};
         sink->base.site(sink->base.ctx, rank, wide, &site);
-        return MG_OK;
+        return MG_ERROR_OK;
     default:
         if (record_stream_parse_pair(f, &rank, &value, &wide))
-            return MG_EFORMAT;
-        if (f->type == AGENT_MSG_END)
+            return MG_ERROR_EFORMAT;
+        if (f->type == AGENT_PROTO_MSG_END)
             sink->base.rank_end(sink->base.ctx, rank, value, wide);
-        else if (f->type == AGENT_MSG_STATE)
+        else if (f->type == AGENT_PROTO_MSG_STATE)
             sink->state(sink->base.ctx, rank, wide);
         else
             learn_world(r, value, sink);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
 }
 
@@ -238,43 +240,44 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
     uint8_t buf[65536];
     ssize_t n = recv(c->fd, buf, sizeof buf, MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
-        return MG_OK;
+        return MG_ERROR_OK;
     if (n <= 0) {
         if (agent_proto_reader_partial(&c->reader))
-            mg_warn("check: an agent's stream ended in the middle of a frame (truncated)");
+            mg_log_warn("check: an agent's stream ended in the middle of a frame (truncated)");
         close_conn(r, c, sink);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     c->heard_at = mg_clock_seconds();
     int rc = agent_proto_reader_push(&c->reader, buf, (size_t)n);
-    if (rc == MG_OK && !c->joined) {
+    if (rc == MG_ERROR_OK && !c->joined) {
         /* Nothing of a stream is read before its secret matched. */
-        rc = accepting(r) ? agent_proto_reader_auth(&c->reader, r->secret) : MG_EPERM;
-        if (rc == MG_EPERM) {
-            mg_warn("check: a connection without this run's agent secret was refused");
+        rc = accepting(r) ? agent_proto_reader_auth(&c->reader, r->secret) : MG_ERROR_EPERM;
+        if (rc == MG_ERROR_EPERM) {
+            mg_log_warn("check: a connection without this run's agent secret was refused");
             close_conn(r, c, sink);
-            return MG_OK;
+            return MG_ERROR_OK;
         }
         if (rc == 0)
-            return MG_OK;
+            return MG_ERROR_OK;
         c->joined = ++r->joined;
         r->joined_at = mg_clock_seconds();
-        rc = MG_OK;
+        rc = MG_ERROR_OK;
     }
     agent_proto_frame f;
     char err[256];
-    while (rc == MG_OK && (rc = agent_proto_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
+    while (rc == MG_ERROR_OK &&
+           (rc = agent_proto_reader_next(&c->reader, &f, err, sizeof err)) == 1) {
         rc = dispatch(r, c, &f, sink);
-        if (rc == MG_EFORMAT)
+        if (rc == MG_ERROR_EFORMAT)
             snprintf(err, sizeof err, "a malformed frame of type %u", f.type);
-        *records += rc == MG_OK && f.type == AGENT_MSG_RECORD;
+        *records += rc == MG_ERROR_OK && f.type == AGENT_PROTO_MSG_RECORD;
     }
-    if (rc == MG_EFORMAT || rc == MG_EVERSION) {
-        mg_warn("check: closing an agent's stream: %s", err);
+    if (rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION) {
+        mg_log_warn("check: closing an agent's stream: %s", err);
         close_conn(r, c, sink);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    return rc < 0 ? rc : MG_OK;
+    return rc < 0 ? rc : MG_ERROR_OK;
 }
 
 /* Closes the streams of joined agents silent past SILENT_LOST_S, as lost. */
@@ -285,8 +288,9 @@ static void close_silent(check_remote *r, const check_remote_sink *sink)
         remote_conn *c = &r->conns[i];
         if (c->fd < 0 || !c->joined || now - c->heard_at < SILENT_LOST_S)
             continue;
-        mg_warn("check: the agent on node %s sent nothing for %d s: its node or its link is down",
-                c->node[0] ? c->node : "?", SILENT_LOST_S);
+        mg_log_warn(
+            "check: the agent on node %s sent nothing for %d s: its node or its link is down",
+            c->node[0] ? c->node : "?", SILENT_LOST_S);
         close_conn(r, c, sink);
     }
 }
@@ -296,10 +300,11 @@ static void close_silent(check_remote *r, const check_remote_sink *sink)
  * its ranks lost. */
 static void send_unsent(remote_conn *c)
 {
-    if (c->unsent.len && agent_proto_send_queued(c->fd, &c->unsent) != MG_OK) {
-        mg_warn("check: the detector leaf of share %d stopped taking its answers: its stream is "
-                "closed as it ends",
-                c->end.share);
+    if (c->unsent.len && agent_proto_send_queued(c->fd, &c->unsent) != MG_ERROR_OK) {
+        mg_log_warn(
+            "check: the detector leaf of share %d stopped taking its answers: its stream is "
+            "closed as it ends",
+            c->end.share);
         c->unsent.len = 0;
     }
 }
@@ -307,9 +312,9 @@ static void send_unsent(remote_conn *c)
 /* Queues the frame to c behind its unsent answers, whole, and writes what its socket takes. */
 static void tell(remote_conn *c, const uint8_t *frame, size_t len)
 {
-    if (agent_proto_put_bytes(&c->unsent, frame, len) != MG_OK) {
-        mg_warn("check: no memory for an answer to the detector leaf of share %d: it is closed",
-                c->end.share);
+    if (agent_proto_put_bytes(&c->unsent, frame, len) != MG_ERROR_OK) {
+        mg_log_warn("check: no memory for an answer to the detector leaf of share %d: it is closed",
+                    c->end.share);
         shutdown(c->fd, SHUT_RDWR); /* its reader sees the end and reports its ranks lost */
         return;
     }
@@ -330,22 +335,22 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
             fds[n++] = (struct pollfd){.fd = r->conns[i].fd,
                                        .events = POLLIN | (r->conns[i].unsent.len ? POLLOUT : 0)};
     if (n == 0 || poll(fds, (nfds_t)n, timeout_ms) <= 0)
-        return MG_OK;
+        return MG_ERROR_OK;
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0)
             send_unsent(&r->conns[i]);
     /* A refused connection's place is taken again. */
     for (int fd; accepting(r) && (fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0;)
-        if (check_remote_adopt(r, fd) != MG_OK)
+        if (check_remote_adopt(r, fd) != MG_ERROR_OK)
             break;
     for (int i = 0; i < r->nconns; i++) {
         if (r->conns[i].fd < 0)
             continue;
         int rc = read_conn(r, &r->conns[i], sink, records);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares)
@@ -355,12 +360,12 @@ int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares)
         slot++;
     if (slot == MAX_AGENTS) {
         close(fd);
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     r->conns[slot] = (remote_conn){.fd = fd, .end = {.share = share, .shares = shares}};
     agent_proto_reader_init(&r->conns[slot].reader);
     r->nconns += slot == r->nconns;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int check_remote_adopt(check_remote *r, int fd)
@@ -377,8 +382,8 @@ static void tell_no_more(check_remote *r)
               r->conns[i].ended_after == r->conns[i].answered + 1;
     if (!all)
         return;
-    uint8_t frame[AGENT_FRAME_HEADER];
-    agent_proto_frame_header_put(frame, AGENT_MSG_NO_MORE, 0);
+    uint8_t frame[AGENT_PROTO_FRAME_HEADER];
+    agent_proto_frame_header_put(frame, AGENT_PROTO_MSG_NO_MORE, 0);
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0 && r->conns[i].joined)
             tell(&r->conns[i], frame, sizeof frame);
@@ -393,9 +398,9 @@ void check_remote_answer(check_remote *r, const tbon_leaf_call *calls, size_t n)
             if (c->fd < 0 || !c->joined || !c->share ||
                 tbon_leaf_share_place(c->share, c->n_share, calls[k].rank) < 0)
                 continue;
-            uint8_t frame[AGENT_FRAME_HEADER + 16];
-            size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank,
-                                            0, calls[k].exit_seq);
+            uint8_t frame[AGENT_PROTO_FRAME_HEADER + 16];
+            size_t len = record_stream_pair(frame, sizeof frame, AGENT_PROTO_MSG_COMPLETED,
+                                            calls[k].rank, 0, calls[k].exit_seq);
             tell(c, frame, len);
             c->answered++;
             break;
@@ -410,8 +415,8 @@ void check_remote_release(check_remote *r)
      * socket, and a write to it would fail as if it had stopped reading its answers. */
     if (!r || r->said_no_more)
         return;
-    uint8_t frame[AGENT_FRAME_HEADER];
-    agent_proto_frame_header_put(frame, AGENT_MSG_RELEASE, 0);
+    uint8_t frame[AGENT_PROTO_FRAME_HEADER];
+    agent_proto_frame_header_put(frame, AGENT_PROTO_MSG_RELEASE, 0);
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0 && r->conns[i].joined && r->conns[i].end.shares)
             tell(&r->conns[i], frame, sizeof frame);

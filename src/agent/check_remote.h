@@ -49,17 +49,17 @@ typedef struct check_remote_sink {
 /* Takes listen_fd (listening, nonblocking; owned from then on, even on failure) to accept the
  * streams of `agents` agents (0: any number, up to 256), each of which must open with the AUTH
  * frame of secret: a connection that does not is closed with a warning and takes no agent's place.
- * Errors: MG_EINVAL, MG_ENOMEM. */
-int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_SECRET_BYTES],
+ * Errors: MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
+int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_PROTO_SECRET_BYTES],
                         check_remote **out);
 /* Accepts, reads what arrived (waiting up to timeout_ms for something) and dispatches complete
  * frames; *records gets the records dispatched. A stream that turns out malformed or truncated is
- * closed with a warning naming the problem; the others go on. Errors: MG_ENOMEM. */
+ * closed with a warning naming the problem; the others go on. Errors: MG_ERROR_ENOMEM. */
 int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeout_ms,
                       size_t *records);
 /* Takes fd (a connected stream socket, e.g. a leaf of the tree of detectors over a socketpair;
  * owned from then on) as a connection that must open with the AUTH frame, as an accepted one.
- * Errors: MG_ERANGE (no room: 256 connections; fd is closed). */
+ * Errors: MG_ERROR_ERANGE (no room: 256 connections; fd is closed). */
 int check_remote_adopt(check_remote *r, int fd);
 /* check_remote_adopt for the stream of the leaf of share `share` of `shares` this run started: if
  * it closes before its HELLO, its ranks are lost all the same (agent_closed is told). */

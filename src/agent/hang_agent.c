@@ -53,7 +53,7 @@ static size_t discover(const hang_agent_params *p, owned_rank **owned, int *worl
     for (;;) {
         rank_scan_proc *procs;
         size_t n;
-        if (rank_scan("/proc", &sel, &procs, &n) == MG_OK) {
+        if (rank_scan("/proc", &sel, &procs, &n) == MG_ERROR_OK) {
             free(*owned);
             *owned = calloc(n ? n : 1, sizeof **owned);
             kept = 0;
@@ -93,8 +93,8 @@ typedef struct node_ranks {
     size_t n;
 } node_ranks;
 
-_Static_assert((int)AGENT_READ_CPU_TIME == (int)MG_PROBE_CPU_TIME &&
-                   (int)AGENT_READ_GAP_ONLY == (int)MG_PROBE_GAP_ONLY,
+_Static_assert((int)AGENT_READS_CPU_TIME == (int)RANK_PROBE_CPU_TIME &&
+                   (int)AGENT_READS_GAP_ONLY == (int)RANK_PROBE_GAP_ONLY,
                "a READ's kind is what the probe is asked");
 
 /* Reads a rank as the front asked (kind): a gap-only reading, as the local one, stops no rank
@@ -130,7 +130,7 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_proto_buf 
 {
     rank_stack *st = calloc(1, sizeof *st);
     if (!st)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     if (o && (o->probe || rank_probe_open(p->kind, p->token, o->rank, o->pid, &o->probe) == 0))
         rank_probe_stack(o->probe, st);
     int rc = rank_stack_put(b, st);
@@ -140,7 +140,7 @@ static int put_stack(const hang_agent_params *p, owned_rank *o, agent_proto_buf 
         (void)rank_state_reader_open(p->token, o->rank, &state);
     rc = rc || agent_waits_put(b, state);
     rank_state_reader_close(state);
-    return rc ? MG_ENOMEM : MG_OK;
+    return rc ? MG_ERROR_ENOMEM : MG_ERROR_OK;
 }
 
 /* Answers one request (received into in, answered from out); returns 1 on BYE, a negative code
@@ -154,27 +154,27 @@ static int serve(const hang_agent_params *p, int fd, owned_rank *owned, size_t n
     int rc = agent_proto_recv(fd, in, &type, &c, err, errlen);
     if (rc)
         return rc;
-    if (type == AGENT_MSG_BYE)
+    if (type == AGENT_PROTO_MSG_BYE)
         return 1;
-    if (type == AGENT_MSG_SIGNAL) {
+    if (type == AGENT_PROTO_MSG_SIGNAL) {
         if (agent_proto_get_u32(&c, &value))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         for (size_t i = 0; i < n; i++)
             kill(owned[i].pid, (int)value);
         return 0;
     }
-    if (type == AGENT_MSG_READ) {
+    if (type == AGENT_PROTO_MSG_READ) {
         node_ranks node = {p, owned, n};
         rc = agent_reads_answer(type, &c, read_rank, &node, out, err, errlen);
         return rc ? rc : agent_proto_send(fd, out);
     }
-    if (type != AGENT_MSG_STACKS || agent_proto_get_u32(&c, &count) || count != 1 ||
+    if (type != AGENT_PROTO_MSG_STACKS || agent_proto_get_u32(&c, &count) || count != 1 ||
         agent_proto_get_u32(&c, &value))
-        return MG_EFORMAT;
-    rc = agent_proto_frame_begin(out, AGENT_MSG_STACK) ||
+        return MG_ERROR_EFORMAT;
+    rc = agent_proto_frame_begin(out, AGENT_PROTO_MSG_STACK) ||
          put_stack(p, find(owned, n, (int)value), out);
     if (rc)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     agent_proto_frame_finish(out);
     return agent_proto_send(fd, out);
 }
@@ -187,19 +187,20 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
     if (n == 0 || world <= 0) {
         snprintf(err, errlen, "no rank of job %s on this node", p->token);
         free(owned);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     int fd = connect_to(p->host, p->port);
     if (fd < 0) {
         snprintf(err, errlen, "cannot reach the front at %s:%d", p->host, p->port);
         free(owned);
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
     char node[64] = "";
     gethostname(node, sizeof node - 1);
     agent_proto_buf b = {0}, answer = {0};
-    int rc = agent_proto_auth_send(fd, p->secret) || agent_proto_frame_begin(&b, AGENT_MSG_HELLO) ||
-             agent_proto_put_u32(&b, AGENT_TOOL_HANG) || agent_proto_put_str(&b, p->token) ||
+    int rc = agent_proto_auth_send(fd, p->secret) ||
+             agent_proto_frame_begin(&b, AGENT_PROTO_MSG_HELLO) ||
+             agent_proto_put_u32(&b, AGENT_PROTO_TOOL_HANG) || agent_proto_put_str(&b, p->token) ||
              agent_proto_put_u32(&b, (uint32_t)world) || agent_proto_put_u32(&b, (uint32_t)n) ||
              agent_proto_put_u32(&b, (uint32_t)(1e6 * rank_scan_cpu_share(n))) ||
              agent_proto_put_str(&b, node);
@@ -210,7 +211,7 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
         agent_proto_frame_finish(&b);
         rc = agent_proto_send(fd, &b);
     }
-    while (rc == MG_OK)
+    while (rc == MG_ERROR_OK)
         rc = serve(p, fd, owned, n, &b, &answer, err, errlen);
     for (size_t i = 0; i < n; i++)
         rank_probe_close(owned[i].probe);
@@ -219,5 +220,5 @@ int hang_agent_run(const hang_agent_params *p, char *err, size_t errlen)
     agent_proto_buf_free(&answer);
     close(fd);
     /* The front went away or said bye: either way the agent's work is done. */
-    return rc == 1 || rc == MG_EIO ? MG_OK : rc;
+    return rc == 1 || rc == MG_ERROR_EIO ? MG_ERROR_OK : rc;
 }

@@ -17,24 +17,24 @@ static void warn_once(hang_probes *p, int r, int rc)
 {
     if (p->warned && !p->warned[r]) {
         p->warned[r] = 1;
-        mg_warn("hang: rank %d (pid %d) cannot be sampled: %s; the model counts it as active", r,
-                p->job->ranks[r].pid, mg_error_string(rc));
+        mg_log_warn("hang: rank %d (pid %d) cannot be sampled: %s; the model counts it as active",
+                    r, p->job->ranks[r].pid, mg_error_string(rc));
     }
 }
 
 rank_probe_kind hang_probes_kind(const hang_probes *p, int r)
 {
-    return p->by_ptrace && p->by_ptrace[r] ? MG_PROBE_PTRACE : p->kind;
+    return p->by_ptrace && p->by_ptrace[r] ? RANK_PROBE_PTRACE : p->kind;
 }
 
 int hang_probes_use_ptrace(hang_probes *p, int r)
 {
     if (!p->by_ptrace && !(p->by_ptrace = calloc((size_t)p->job->nranks, 1)))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     p->by_ptrace[r] = 1;
     rank_probe_close(p->probe[r]);
     p->probe[r] = NULL;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_probes_read(hang_probes *p, int r, int with_cpu_time, rank_probe_reading *out)
@@ -43,8 +43,8 @@ int hang_probes_read(hang_probes *p, int r, int with_cpu_time, rank_probe_readin
     int rc, unseen = 0;
     if (p->remote) {
         rc = hang_remote_read(p->remote, r, with_cpu_time, out, &unseen);
-        if (rc == MG_OK && unseen)
-            rc = MG_EPERM;
+        if (rc == MG_ERROR_OK && unseen)
+            rc = MG_ERROR_EPERM;
     } else {
         /* a rank handed to ptrace is one whose segment does not answer: its probe gets no token */
         bool handed = p->by_ptrace && p->by_ptrace[r];
@@ -52,7 +52,7 @@ int hang_probes_read(hang_probes *p, int r, int with_cpu_time, rank_probe_readin
                                      js->ranks[r].pid, &p->probe[r], with_cpu_time, out);
     }
     /* a remote rank's stops count as a local one's: its agent's probe timed them alike */
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         p->readings++;
         p->held_ns += out->held_ns;
         p->frozen_ns += out->frozen_ns;
@@ -79,7 +79,7 @@ void hang_probes_stack(hang_probes *p, int r, rank_stack *out)
     if (!p->probe[r] &&
         rank_probe_open(hang_probes_kind(p, r), js->token, r, js->ranks[r].pid, &p->probe[r]) !=
             0 &&
-        rank_probe_open(MG_PROBE_PTRACE, js->token, r, js->ranks[r].pid, &p->probe[r]) != 0)
+        rank_probe_open(RANK_PROBE_PTRACE, js->token, r, js->ranks[r].pid, &p->probe[r]) != 0)
         return;
     rank_probe_stack(p->probe[r], out);
 }
@@ -170,7 +170,7 @@ void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,
     rank_probe_reading reading;
     int unseen = hang_probes_read(p, r, with_cpu_time, &reading);
     /* shm knows nothing of a rank that has not published its state (before MPI_Init) */
-    bool known = !unseen && (hang_probes_kind(p, r) != MG_PROBE_SHM || reading.counter_known);
+    bool known = !unseen && (hang_probes_kind(p, r) != RANK_PROBE_SHM || reading.counter_known);
     /* a read refused or timed out says nothing of whether the rank lives: only its process does */
     bool exited = unseen ? gone(p, r) : reading.exited;
     *out = (struct hang_watch_reading){

@@ -45,7 +45,7 @@ rank_probe_kind hang_probes_kind(const hang_probes *p, int r);
  * and the diagnosis names it unreadable. */
 int hang_probes_read(hang_probes *p, int r, int with_cpu_time, rank_probe_reading *out);
 /* Reads rank r by ptrace from now on, whatever p->kind: a rank the shm sampler cannot see (it is
- * not interposed, or its calls bypass the wrappers). Local probes only; 0, or MG_ENOMEM. */
+ * not interposed, or its calls bypass the wrappers). Local probes only; 0, or MG_ERROR_ENOMEM. */
 int hang_probes_use_ptrace(hang_probes *p, int r);
 /* Rank r's stack now (ptrace, whatever the sampler); an empty stack when it cannot be taken. */
 void hang_probes_stack(hang_probes *p, int r, rank_stack *out);

@@ -12,7 +12,7 @@
 static void tell_all(agent_relay *r, agent_proto_msg_type type, uint32_t value, agent_proto_buf *b)
 {
     if (agent_proto_frame_begin(b, type) ||
-        (type != AGENT_MSG_BYE && agent_proto_put_u32(b, value)))
+        (type != AGENT_PROTO_MSG_BYE && agent_proto_put_u32(b, value)))
         return;
     agent_proto_frame_finish(b);
     for (size_t j = 0; j < r->nbelow; j++)
@@ -27,20 +27,20 @@ static void drop(agent_reads_ask *a)
 }
 
 /* Asks agent a for rank's stack (the request built in scratch), its answer's payload into *c
- * (borrowed from answer). MG_EIO when it cannot answer. */
+ * (borrowed from answer). MG_ERROR_EIO when it cannot answer. */
 static int ask_stack(agent_reads_ask *a, int32_t rank, agent_proto_buf *scratch,
                      agent_proto_buf *answer, agent_proto_cursor *c)
 {
     agent_proto_msg_type type;
     char err[160];
-    if (agent_proto_frame_begin(scratch, AGENT_MSG_STACKS) || agent_proto_put_u32(scratch, 1) ||
-        agent_proto_put_u32(scratch, (uint32_t)rank))
-        return MG_ENOMEM;
+    if (agent_proto_frame_begin(scratch, AGENT_PROTO_MSG_STACKS) ||
+        agent_proto_put_u32(scratch, 1) || agent_proto_put_u32(scratch, (uint32_t)rank))
+        return MG_ERROR_ENOMEM;
     agent_proto_frame_finish(scratch);
     int rc = agent_proto_send(a->fd, scratch);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = agent_proto_recv(a->fd, answer, &type, c, err, sizeof err);
-    return rc == MG_OK && type != AGENT_MSG_STACK ? MG_EIO : rc;
+    return rc == MG_ERROR_OK && type != AGENT_PROTO_MSG_STACK ? MG_ERROR_EIO : rc;
 }
 
 /* Rank's stack from its agent into the finished frame reply: the agent's answer as it came, or an
@@ -51,20 +51,20 @@ static int relay_stack(agent_relay *r, int32_t rank, agent_proto_buf *reply)
                              ? &r->below[r->child_of[rank]]
                              : NULL;
     agent_proto_cursor c;
-    int rc = a && a->fd >= 0 ? ask_stack(a, rank, reply, &r->buf, &c) : MG_EIO;
-    if (rc == MG_ENOMEM)
+    int rc = a && a->fd >= 0 ? ask_stack(a, rank, reply, &r->buf, &c) : MG_ERROR_EIO;
+    if (rc == MG_ERROR_ENOMEM)
         return rc;
-    if (rc != MG_OK && a && a->fd >= 0)
+    if (rc != MG_ERROR_OK && a && a->fd >= 0)
         drop(a);
-    if (agent_proto_frame_begin(reply, AGENT_MSG_STACK))
-        return MG_ENOMEM;
-    rc = rc == MG_OK ? agent_proto_put_bytes(reply, c.p, (size_t)(c.end - c.p))
-                     : agent_proto_put_str(reply, "") || agent_proto_put_u32(reply, 0) ||
-                           agent_waits_put(reply, NULL);
+    if (agent_proto_frame_begin(reply, AGENT_PROTO_MSG_STACK))
+        return MG_ERROR_ENOMEM;
+    rc = rc == MG_ERROR_OK ? agent_proto_put_bytes(reply, c.p, (size_t)(c.end - c.p))
+                           : agent_proto_put_str(reply, "") || agent_proto_put_u32(reply, 0) ||
+                                 agent_waits_put(reply, NULL);
     if (rc)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     agent_proto_frame_finish(reply);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Answers one request of the front: 1 on bye or when the front is gone, else 0 or an error. */
@@ -75,27 +75,27 @@ static int serve(agent_relay *r, int up, agent_proto_buf *in, agent_proto_buf *o
     agent_proto_cursor c;
     uint32_t count, value;
     int rc = agent_proto_recv(up, in, &type, &c, err, errlen);
-    if (rc == MG_EIO || (rc == MG_OK && type == AGENT_MSG_BYE))
+    if (rc == MG_ERROR_EIO || (rc == MG_ERROR_OK && type == AGENT_PROTO_MSG_BYE))
         return 1;
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
-    if (type == AGENT_MSG_SIGNAL) {
+    if (type == AGENT_PROTO_MSG_SIGNAL) {
         if (agent_proto_get_u32(&c, &value))
-            return MG_EFORMAT;
-        tell_all(r, AGENT_MSG_SIGNAL, value, out);
-        return MG_OK;
+            return MG_ERROR_EFORMAT;
+        tell_all(r, AGENT_PROTO_MSG_SIGNAL, value, out);
+        return MG_ERROR_OK;
     }
-    if (type == AGENT_MSG_STACKS) {
+    if (type == AGENT_PROTO_MSG_STACKS) {
         if (agent_proto_get_u32(&c, &count) || count != 1 || agent_proto_get_u32(&c, &value))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         rc = relay_stack(r, (int32_t)value, out);
     } else {
         rc = agent_relay_answer(r, type, &c, out, err, errlen);
         for (size_t j = 0; j < r->nbelow; j++)
-            if (r->below[j].count > 0 && r->below[j].rc != MG_OK)
+            if (r->below[j].count > 0 && r->below[j].rc != MG_ERROR_OK)
                 drop(&r->below[j]);
     }
-    return rc != MG_OK ? rc : agent_proto_send(up, out) == MG_OK ? MG_OK : 1;
+    return rc != MG_ERROR_OK ? rc : agent_proto_send(up, out) == MG_ERROR_OK ? MG_ERROR_OK : 1;
 }
 
 int hang_relay_run(int up, int *below, size_t nbelow, const int *child_of, size_t nranks, char *err,
@@ -104,13 +104,13 @@ int hang_relay_run(int up, int *below, size_t nbelow, const int *child_of, size_
     agent_relay r = {.nbelow = nbelow, .child_of = child_of};
     agent_proto_buf in = {0}, out = {0};
     r.below = calloc(nbelow ? nbelow : 1, sizeof *r.below);
-    int rc = r.below ? agent_relay_init(&r, nranks) : MG_ENOMEM;
+    int rc = r.below ? agent_relay_init(&r, nranks) : MG_ERROR_ENOMEM;
     for (size_t j = 0; r.below && j < nbelow; j++)
         r.below[j].fd = below[j];
-    while (rc == MG_OK)
+    while (rc == MG_ERROR_OK)
         rc = serve(&r, up, &in, &out, err, errlen);
     if (r.below)
-        tell_all(&r, AGENT_MSG_BYE, 0, &out);
+        tell_all(&r, AGENT_PROTO_MSG_BYE, 0, &out);
     for (size_t j = 0; j < nbelow; j++)
         if (!r.below || r.below[j].fd >= 0)
             close(below[j]);
@@ -119,5 +119,5 @@ int hang_relay_run(int up, int *below, size_t nbelow, const int *child_of, size_
     agent_relay_free(&r);
     agent_proto_buf_free(&in);
     agent_proto_buf_free(&out);
-    return rc == 1 ? MG_OK : rc;
+    return rc == 1 ? MG_ERROR_OK : rc;
 }

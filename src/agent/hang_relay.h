@@ -12,7 +12,8 @@
  * below (connections that already passed AUTH and HELLO), whose ranks child_of says (per rank of
  * the nranks: the index in below of its agent, or -1). An agent below that fails is not asked
  * again; its ranks read as unseen and its stacks as empty. Closes every descriptor it was given.
- * Returns 0, MG_ENOMEM, or MG_EFORMAT when the front sent a malformed request (err says which). */
+ * Returns 0, MG_ERROR_ENOMEM, or MG_ERROR_EFORMAT when the front sent a malformed request (err says
+ * which). */
 int hang_relay_run(int up, int *below, size_t nbelow, const int *child_of, size_t nranks, char *err,
                    size_t errlen);
 

@@ -52,7 +52,7 @@ struct hang_remote {
     pid_t relays[MAX_AGENTS];
     int nrelays;
     job_handle *jobs[MAX_AGENTS];
-    uint8_t secret[AGENT_SECRET_BYTES];
+    uint8_t secret[AGENT_PROTO_SECRET_BYTES];
     int here; /* the agents run on this machine */
     int njobs;
     agent_proto_buf buf;
@@ -78,7 +78,7 @@ static int start_agent(hang_remote *h, const hang_remote_options *o, char **argv
     char err[256];
     if (h->njobs == MAX_AGENTS || agent_start_launch(o->local_agents ? NULL : o->agent_launcher,
                                                      argv, &h->jobs[h->njobs], err, sizeof err)) {
-        mg_error("hang: cannot start an agent: %s", err);
+        mg_log_error("hang: cannot start an agent: %s", err);
         return -1;
     }
     h->njobs++;
@@ -91,7 +91,7 @@ static int start_agents(hang_remote *h, const hang_remote_options *o, const char
 {
     char self[4096], ranks[64];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0 || agent_start_secret(h->secret) != MG_OK)
+    if (n <= 0 || agent_start_secret(h->secret) != MG_ERROR_OK)
         return -1;
     self[n] = '\0';
     char *argv[] = {self,
@@ -144,11 +144,11 @@ static int rank_arrays(hang_remote *h)
     h->node = calloc(n, sizeof *h->node);
     if (!h->owner || !h->cpu_share || !h->pid || !h->node) {
         free_rank_arrays(h);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (size_t r = 0; r < n; r++)
         h->owner[r] = -1;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Reads one agent's HELLO and records the ranks it owns. */
@@ -162,33 +162,33 @@ static int accept_agent(hang_remote *h, int fd)
      * sends, and one that sends nothing holds the front for AUTH_WAIT_MS at most. */
     struct timeval wait = {.tv_sec = AUTH_WAIT_MS / 1000, .tv_usec = AUTH_WAIT_MS % 1000 * 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
-    if (agent_proto_auth_recv(fd, h->secret) != MG_OK) {
-        mg_warn("hang: a connection without this run's agent secret was refused");
+    if (agent_proto_auth_recv(fd, h->secret) != MG_ERROR_OK) {
+        mg_log_warn("hang: a connection without this run's agent secret was refused");
         return -1;
     }
     int rc = agent_proto_recv(fd, &h->buf, &type, &c, err, sizeof err);
-    if (rc == MG_EFORMAT || rc == MG_EVERSION) {
-        mg_warn("hang: a connection was refused: %s", err);
+    if (rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION) {
+        mg_log_warn("hang: a connection was refused: %s", err);
         return -1;
     }
-    if (rc || type != AGENT_MSG_HELLO || agent_proto_get_u32(&c, &tool) ||
-        tool != AGENT_TOOL_HANG || agent_proto_get_str(&c, token, sizeof token) ||
+    if (rc || type != AGENT_PROTO_MSG_HELLO || agent_proto_get_u32(&c, &tool) ||
+        tool != AGENT_PROTO_TOOL_HANG || agent_proto_get_str(&c, token, sizeof token) ||
         strcmp(token, h->token) != 0 || agent_proto_get_u32(&c, &world) ||
         agent_proto_get_u32(&c, &count) || agent_proto_get_u32(&c, &share_ppm) ||
         agent_proto_get_str(&c, node, sizeof node) || world == 0 || world > AGENT_PROTO_MAX_WORLD) {
-        mg_warn("hang: a connection that is not one of this job's agents was refused");
+        mg_log_warn("hang: a connection that is not one of this job's agents was refused");
         return -1;
     }
     if (h->world == 0)
         h->world = (int)world;
-    if (!h->owner && rank_arrays(h) != MG_OK)
+    if (!h->owner && rank_arrays(h) != MG_ERROR_OK)
         return -1;
     wait = (struct timeval){.tv_sec = ANSWER_WAIT_MS / 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
     agent_link *a = &h->agents[h->nagents];
     *a = (agent_link){.fd = fd, .ranks = malloc((count ? count : 1) * sizeof(int))};
     if (!a->ranks) {
-        mg_warn("hang: an agent was refused: %s", mg_error_string(MG_ENOMEM));
+        mg_log_warn("hang: an agent was refused: %s", mg_error_string(MG_ERROR_ENOMEM));
         return -1;
     }
     for (uint32_t i = 0; i < count; i++) {
@@ -228,11 +228,11 @@ static void run_relay(hang_remote *h, int up, int first, int nbelow, int *child_
     char err[160] = "";
     int rc = below ? hang_relay_run(up, below, (size_t)nbelow, child_of, (size_t)h->world, err,
                                     sizeof err)
-                   : MG_ENOMEM;
-    if (rc != MG_OK)
-        mg_warn("hang: a relay of the agents stopped: %s%s%s", mg_error_string(rc),
-                err[0] ? ": " : "", err);
-    _exit(rc == MG_OK ? 0 : 1);
+                   : MG_ERROR_ENOMEM;
+    if (rc != MG_ERROR_OK)
+        mg_log_warn("hang: a relay of the agents stopped: %s%s%s", mg_error_string(rc),
+                    err[0] ? ": " : "", err);
+    _exit(rc == MG_ERROR_OK ? 0 : 1);
 }
 
 /* Puts the agents under relays of fanout each (hang_relay.h; docs/hang.md "Many nodes"), so that
@@ -294,7 +294,7 @@ static int start_relays(hang_remote *h, int fanout)
     h->nagents = nrelays;
     free(links);
     free(child_of);
-    mg_info("hang: the front reads them through %d relays of up to %d agents", made, fanout);
+    mg_log_info("hang: the front reads them through %d relays of up to %d agents", made, fanout);
     return made == nrelays ? 0 : -1;
 }
 
@@ -312,11 +312,11 @@ int hang_remote_start(const hang_remote_options *o, hang_remote **out)
     h->listen_fd = agent_start_listen(o->local_agents > 0, 0, connect, sizeof connect, err,
                                       sizeof err);
     if (h->listen_fd < 0 || start_agents(h, o, connect)) {
-        mg_error("hang: cannot start the agents%s%s", err[0] ? ": " : "", err);
+        mg_log_error("hang: cannot start the agents%s%s", err[0] ? ": " : "", err);
         return MG_EXIT_SOFTWARE;
     }
-    if (h->world > 0 && rank_arrays(h) != MG_OK) {
-        mg_error("hang: %s", mg_error_string(MG_ENOMEM));
+    if (h->world > 0 && rank_arrays(h) != MG_ERROR_OK) {
+        mg_log_error("hang: %s", mg_error_string(MG_ERROR_ENOMEM));
         return MG_EXIT_SOFTWARE;
     }
     double deadline = mg_clock_seconds() + o->connect_timeout;
@@ -331,15 +331,15 @@ int hang_remote_start(const hang_remote_options *o, hang_remote **out)
             close(fd);
     }
     if (h->world == 0 || h->found == 0) {
-        mg_error("hang: the agents found no rank of the job");
+        mg_log_error("hang: the agents found no rank of the job");
         return MG_EXIT_NOINPUT;
     }
     if (h->found < h->world)
-        mg_warn("hang: the agents own %d of %d ranks; the others are not watched", h->found,
-                h->world);
-    mg_info("hang: %d agents own %d ranks", h->nagents, h->found);
+        mg_log_warn("hang: the agents own %d of %d ranks; the others are not watched", h->found,
+                    h->world);
+    mg_log_info("hang: %d agents own %d ranks", h->nagents, h->found);
     if (o->fanout > 0 && h->nagents > o->fanout && start_relays(h, o->fanout) != 0) {
-        mg_error("hang: cannot start the agents' relays");
+        mg_log_error("hang: cannot start the agents' relays");
         return MG_EXIT_SOFTWARE;
     }
     return 0;
@@ -349,28 +349,28 @@ int hang_remote_start(const hang_remote_options *o, hang_remote **out)
 static int ask_stack(hang_remote *h, int r, agent_proto_cursor *c)
 {
     if (r < 0 || r >= h->world || h->owner[r] < 0)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     agent_link *a = &h->agents[h->owner[r]];
     agent_proto_msg_type type;
     char err[160];
     if (a->fd < 0)
-        return MG_EIO;
-    if (agent_proto_frame_begin(&h->buf, AGENT_MSG_STACKS) || agent_proto_put_u32(&h->buf, 1) ||
-        agent_proto_put_u32(&h->buf, (uint32_t)r))
-        return MG_ENOMEM;
+        return MG_ERROR_EIO;
+    if (agent_proto_frame_begin(&h->buf, AGENT_PROTO_MSG_STACKS) ||
+        agent_proto_put_u32(&h->buf, 1) || agent_proto_put_u32(&h->buf, (uint32_t)r))
+        return MG_ERROR_ENOMEM;
     agent_proto_frame_finish(&h->buf);
     int rc = agent_proto_send(a->fd, &h->buf);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = agent_proto_recv(a->fd, &h->buf, &type, c, err, sizeof err);
-    if (rc == MG_EFORMAT || rc == MG_EVERSION)
-        mg_warn("hang: closing an agent's connection: %s", err);
-    if (rc != MG_OK || type != AGENT_MSG_STACK) {
+    if (rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION)
+        mg_log_warn("hang: closing an agent's connection: %s", err);
+    if (rc != MG_ERROR_OK || type != AGENT_PROTO_MSG_STACK) {
         close(a->fd);
         a->fd = -1;
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
     a->requests++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The per-rank and per-round arrays, sized once the agents said how many ranks there are. */
@@ -378,7 +378,7 @@ static int round_arrays(hang_remote *h)
 {
     size_t n = (size_t)h->world;
     if (h->readings)
-        return MG_OK;
+        return MG_ERROR_OK;
     h->readings = calloc(n, sizeof *h->readings);
     h->fresh = calloc(n, sizeof *h->fresh);
     h->lost_below = calloc(n, sizeof *h->lost_below);
@@ -386,14 +386,14 @@ static int round_arrays(hang_remote *h)
     h->round_out = calloc(n, sizeof *h->round_out);
     h->asks = calloc((size_t)h->nagents, sizeof *h->asks);
     return h->readings && h->fresh && h->lost_below && h->round_ranks && h->round_out && h->asks
-               ? MG_OK
-               : MG_ENOMEM;
+               ? MG_ERROR_OK
+               : MG_ERROR_ENOMEM;
 }
 
 int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int with_cpu_time)
 {
-    if (round_arrays(h) != MG_OK)
-        return MG_ENOMEM;
+    if (round_arrays(h) != MG_ERROR_OK)
+        return MG_ERROR_ENOMEM;
     agent_reads_ask *asks = h->asks;
     for (int a = 0; a < h->nagents; a++)
         asks[a].fd = h->agents[a].fd;
@@ -404,15 +404,15 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
     int rc = agent_reads_round(asks, (size_t)h->nagents, with_cpu_time, &h->buf, &h->stats, err,
                                sizeof err);
     h->round_seconds += mg_clock_seconds() - began;
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     if (err[0])
-        mg_warn("hang: closing an agent's connection: %s", err);
+        mg_log_warn("hang: closing an agent's connection: %s", err);
     h->round_with_cpu = with_cpu_time;
     for (int a = 0; a < h->nagents; a++) {
         if (asks[a].count == 0)
             continue;
-        if (asks[a].rc != MG_OK) {
+        if (asks[a].rc != MG_ERROR_OK) {
             close(h->agents[a].fd);
             h->agents[a].fd = -1;
             continue;
@@ -424,7 +424,7 @@ int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int wit
             h->lost_below[asks[a].ranks[i]] |= asks[a].out[i].lost;
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* 1 when rank r's reading of the last round, with or without CPU time as asked, is not taken. */
@@ -436,18 +436,18 @@ static int fresh(const hang_remote *h, int r, int with_cpu_time)
 int hang_remote_read(hang_remote *h, int r, int with_cpu_time, rank_probe_reading *out, int *unseen)
 {
     if (r < 0 || r >= h->world || h->owner[r] < 0)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     if (!fresh(h, r, with_cpu_time)) {
         int rc = hang_remote_prefetch(h, &r, 1, with_cpu_time);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
         if (!fresh(h, r, with_cpu_time))
-            return MG_EIO; /* its agent is lost */
+            return MG_ERROR_EIO; /* its agent is lost */
     }
     const agent_proto_reading *reading = &h->readings[r];
     h->fresh[r] = 0;
     if (reading->lost)
-        return MG_EIO; /* its agent behind a relay is lost */
+        return MG_ERROR_EIO; /* its agent behind a relay is lost */
     *out = (rank_probe_reading){.exited = reading->exited,
                                 .in_mpi = reading->in_mpi,
                                 .progressed = reading->progressed,
@@ -461,7 +461,7 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, rank_probe_readin
                                 .held_ns = reading->held_ns,
                                 .frozen_ns = reading->frozen_ns};
     *unseen = reading->unseen;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_remote_lost(const hang_remote *h, int r)
@@ -509,8 +509,9 @@ static void take_wait(hang_remote *h, int r, agent_proto_cursor *c, const rank_s
         return;
     bool published = false;
     rank_state copy;
-    if (agent_waits_get(c, &copy, &published) != MG_OK) {
-        mg_warn("hang: rank %d's agent sent a malformed published wait; its wait is not known", r);
+    if (agent_waits_get(c, &copy, &published) != MG_ERROR_OK) {
+        mg_log_warn("hang: rank %d's agent sent a malformed published wait; its wait is not known",
+                    r);
         published = false;
     }
     if (published)
@@ -533,21 +534,21 @@ void hang_remote_stop(hang_remote *h)
     if (!h)
         return;
     if (h->stats.rounds > 0)
-        mg_info("hang: %llu reading rounds: %.2f agent frames, %.0f bytes, %.3f ms each",
-                (unsigned long long)h->stats.rounds,
-                (double)h->stats.frames / (double)h->stats.rounds,
-                (double)h->stats.bytes / (double)h->stats.rounds,
-                1e3 * h->round_seconds / (double)h->stats.rounds);
+        mg_log_info("hang: %llu reading rounds: %.2f agent frames, %.0f bytes, %.3f ms each",
+                    (unsigned long long)h->stats.rounds,
+                    (double)h->stats.frames / (double)h->stats.rounds,
+                    (double)h->stats.bytes / (double)h->stats.rounds,
+                    1e3 * h->round_seconds / (double)h->stats.rounds);
     for (int a = 0; a < h->nagents; a++) {
         agent_link *l = &h->agents[a];
         char ranks[128];
         mg_ranks_format(l->ranks, l->nranks, ranks, sizeof ranks);
         if (l->nbelow > 0)
-            mg_info("hang: relay %d (%d agent%s, ranks %s): %lu requests", a, l->nbelow,
-                    l->nbelow == 1 ? "" : "s", ranks, l->requests);
+            mg_log_info("hang: relay %d (%d agent%s, ranks %s): %lu requests", a, l->nbelow,
+                        l->nbelow == 1 ? "" : "s", ranks, l->requests);
         else
-            mg_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
-        if (l->fd >= 0 && agent_proto_frame_begin(&h->buf, AGENT_MSG_BYE) == 0) {
+            mg_log_info("hang: agent %d (ranks %s): %lu requests", a, ranks, l->requests);
+        if (l->fd >= 0 && agent_proto_frame_begin(&h->buf, AGENT_PROTO_MSG_BYE) == 0) {
             agent_proto_frame_finish(&h->buf);
             agent_proto_send(l->fd, &h->buf);
             close(l->fd);

@@ -41,11 +41,11 @@ int hang_remote_pid(const hang_remote *h, int r, const char **node);
  * agent that owns some of them, all sent before any answer is awaited (agent_reads.h). An agent
  * that fails to answer is lost. with_cpu_time, as for rank_probe_read, travels as the
  * request's kind (agent_reads_kind): an agent reads a GAP_ONLY one as a local probe does. The
- * readings wait for hang_remote_read. 0, or MG_ENOMEM. */
+ * readings wait for hang_remote_read. 0, or MG_ERROR_ENOMEM. */
 int hang_remote_prefetch(hang_remote *h, const int *ranks, size_t count, int with_cpu_time);
 /* Rank r's reading (with_cpu_time as for rank_probe_read): the one the last round took, if
  * not taken yet and read as asked, else through a round of its own. *unseen is set when the agent
- * could not look at it. MG_EIO when the agent is gone. */
+ * could not look at it. MG_ERROR_EIO when the agent is gone. */
 int hang_remote_read(hang_remote *h, int r, int with_cpu_time, rank_probe_reading *out,
                      int *unseen);
 /* 1 when rank r's agent is lost (it stopped answering or its connection broke, or the relay

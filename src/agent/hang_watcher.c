@@ -33,10 +33,11 @@ static proc_exits *open_exits(const job_session *js)
 {
     proc_exits *exits = NULL;
     int rc = proc_exits_open(js->nranks, &exits);
-    if (rc != MG_OK)
-        mg_info("hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
-                "by its published state alone",
-                mg_error_string(rc));
+    if (rc != MG_ERROR_OK)
+        mg_log_info(
+            "hang: the ranks' exit statuses will not be known (%s): a rank that dies is named "
+            "by its published state alone",
+            mg_error_string(rc));
     return exits;
 }
 
@@ -58,8 +59,8 @@ static int wait_for_ranks(job_session *js, proc_exits **exits)
             return 1;
         job_session_discover(js);
         if (js->attached && js->nranks == 0 && mg_clock_seconds() > deadline) {
-            mg_error("hang: no MPI rank found in the job attached to (%.0f s)",
-                     ATTACH_DISCOVERY_SECONDS);
+            mg_log_error("hang: no MPI rank found in the job attached to (%.0f s)",
+                         ATTACH_DISCOVERY_SECONDS);
             return MG_EXIT_NOINPUT;
         }
     }
@@ -72,7 +73,7 @@ static int take_agents_ranks(job_session *js, const hang_remote *remote)
     if (js->nranks == 0) {
         int world = hang_remote_world(remote);
         if (!(js->ranks = calloc((size_t)world, sizeof *js->ranks))) {
-            mg_error("hang: %s", mg_error_string(MG_ENOMEM));
+            mg_log_error("hang: %s", mg_error_string(MG_ERROR_ENOMEM));
             return MG_EXIT_SOFTWARE;
         }
         js->nranks = world;
@@ -105,7 +106,7 @@ static int find_ranks(hang_watcher *w, hang_watcher_seen *seen)
                               .world = w->job->nranks,
                               .local_agents = (int)p->agents,
                               .agent_launcher = p->agent_launcher,
-                              .sampler = p->kind == MG_PROBE_PTRACE ? "ptrace" : "shm",
+                              .sampler = p->kind == RANK_PROBE_PTRACE ? "ptrace" : "shm",
                               .connect_timeout = 60,
                               .fanout = (int)p->agent_fanout};
     int rc = hang_remote_start(&ro, &w->remote);
@@ -117,11 +118,11 @@ static int create_engine(hang_watcher *w)
 {
     static bool polling[MG_FN_COUNT];
     for (unsigned f = 0; f < MG_FN_COUNT; f++)
-        polling[f] = mpi_function_ids_class_of(f) == MG_CLASS_POLL;
+        polling[f] = mpi_function_ids_class_of(f) == MG_MPI_FUNCTION_IDS_CLASS_POLL;
     uint64_t seed = w->p->seed >= 0 ? (uint64_t)w->p->seed
                                     : (uint64_t)time(NULL) ^ (uint64_t)getpid();
     if (hang_model_create(&w->p->model, (size_t)w->job->nranks, seed, &w->model) != 0) {
-        mg_error("hang: invalid model parameters");
+        mg_log_error("hang: invalid model parameters");
         return MG_EXIT_USAGE;
     }
     struct hang_watch_params wp;
@@ -134,8 +135,8 @@ static int create_engine(hang_watcher *w)
     struct hang_watch_detector detector = hang_watch_detector_model(w->model);
     w->readings = calloc((size_t)w->job->nranks, sizeof *w->readings);
     if (!w->readings ||
-        hang_watch_create(&wp, &detector, (size_t)w->job->nranks, &w->engine) != MG_OK) {
-        mg_error("hang: out of memory");
+        hang_watch_create(&wp, &detector, (size_t)w->job->nranks, &w->engine) != MG_ERROR_OK) {
+        mg_log_error("hang: out of memory");
         return MG_EXIT_SOFTWARE;
     }
     return 0;
@@ -153,12 +154,12 @@ static void open_probes(hang_watcher *w)
                               .rank_cost = calloc((size_t)js->nranks, sizeof(hang_probes_cost))};
     /* judged here unless agents read the ranks on other nodes: with shm by what the ranks
      * published (not known of an attached job), with ptrace by what their processes map */
-    w->by_state = w->probes.kind == MG_PROBE_SHM && !w->p->agent_launcher && !js->attached;
-    int by_stack = w->probes.kind == MG_PROBE_PTRACE && !w->p->agent_launcher;
+    w->by_state = w->probes.kind == RANK_PROBE_SHM && !w->p->agent_launcher && !js->attached;
+    int by_stack = w->probes.kind == RANK_PROBE_PTRACE && !w->p->agent_launcher;
     if (w->by_state || by_stack) {
         w->observer = observe_ranks_create(js, w->by_state ? observe_ranks_by_state : NULL, js);
         if (!w->observer)
-            mg_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
+            mg_log_warn("hang: out of memory: a rank the shm sampler cannot see will not be named");
     }
 }
 
@@ -184,7 +185,7 @@ static void take_readings(hang_probes *probes, const proc_exits *exits,
                           const struct hang_watch_step *step, struct hang_watch_reading *readings)
 {
     const int *ranks = step->action == HANG_WATCH_SAMPLE ? step->ranks : NULL;
-    int how = step->gap_only ? MG_PROBE_GAP_ONLY : step->with_cpu ? MG_PROBE_CPU_TIME : 0;
+    int how = step->gap_only ? RANK_PROBE_GAP_ONLY : step->with_cpu ? RANK_PROBE_CPU_TIME : 0;
     /* through agents, one frame each way per agent; without memory for it, one per rank */
     if (probes->remote)
         (void)hang_remote_prefetch(probes->remote, ranks, step->count, how);
@@ -201,9 +202,10 @@ static int poll_dead_rank(const job_session *js, proc_exits *exits, bool *all_se
 {
     for (int r = 0; exits && r < js->nranks; r++)
         proc_exits_set_pid(exits, r, js->ranks[r].pid);
-    if (proc_exits_poll(exits) == MG_EFULL)
-        mg_info("hang: the kernel dropped process events (a busy machine): a rank's exit status "
-                "may be missing");
+    if (proc_exits_poll(exits) == MG_ERROR_EFULL)
+        mg_log_info(
+            "hang: the kernel dropped process events (a busy machine): a rank's exit status "
+            "may be missing");
     struct hang_dead_rank *ranks = calloc((size_t)js->nranks, sizeof *ranks);
     if (!ranks)
         return -1;
@@ -258,22 +260,23 @@ static bool dead_rank_holds_job(hang_watcher *w)
     return true;
 }
 
-/* Hands every rank the shm sampler cannot see to ptrace, and says so. Returns 0 or MG_ENOMEM. */
+/* Hands every rank the shm sampler cannot see to ptrace, and says so. Returns 0 or MG_ERROR_ENOMEM.
+ */
 static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer)
 {
     for (int r = 0; r < probes->job->nranks; r++) {
         rank_observe_cause cause = observe_ranks_cause(observer, r);
-        if (cause == MG_OBSERVE_PENDING || cause == MG_OBSERVE_OK ||
+        if (cause == RANK_OBSERVE_PENDING || cause == RANK_OBSERVE_OK ||
             (probes->by_ptrace && probes->by_ptrace[r]))
             continue;
-        if (hang_probes_use_ptrace(probes, r) != MG_OK)
-            return MG_ENOMEM;
+        if (hang_probes_use_ptrace(probes, r) != MG_ERROR_OK)
+            return MG_ERROR_ENOMEM;
         fprintf(stderr,
                 "mpiguard: hang: rank %d is sampled by ptrace from now on (the shm sampler "
                 "cannot see it)\n",
                 r);
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Before a sample: hands the ranks the shm sampler cannot see to ptrace. False when out of
@@ -281,11 +284,11 @@ static int switch_blind_ranks(hang_probes *probes, const observe_ranks *observer
 static bool observe(hang_watcher *w)
 {
     /* maps the states the observer reads, and under ptrace the waits (hang_probes_wait) */
-    if (w->by_state || (w->probes.kind == MG_PROBE_PTRACE && !w->remote && !w->job->attached))
+    if (w->by_state || (w->probes.kind == RANK_PROBE_PTRACE && !w->remote && !w->job->attached))
         job_session_discover(w->job);
     if (observe_ranks_update(w->observer, 0) && w->by_state && !w->remote &&
         switch_blind_ranks(&w->probes, w->observer)) {
-        mg_error("hang: out of memory");
+        mg_log_error("hang: out of memory");
         return false;
     }
     return true;
@@ -295,7 +298,7 @@ int hang_watcher_run(hang_watcher *w, int *rc)
 {
     struct hang_watch_step step;
     *rc = hang_watch_begin(w->engine, 0, &step);
-    while (*rc == MG_OK) {
+    while (*rc == MG_ERROR_OK) {
         double wait = step.at - (mg_clock_seconds() - w->start);
         if (job_session_wait(w->job, wait > 0 ? (int)(wait * 1000) : 0))
             return 0;
@@ -305,7 +308,7 @@ int hang_watcher_run(hang_watcher *w, int *rc)
             return 0;
         take_readings(&w->probes, w->exits, &step, w->readings);
         double now = mg_clock_seconds() - w->start;
-        if ((*rc = hang_watch_feed(w->engine, w->readings, now, &step)) != MG_OK)
+        if ((*rc = hang_watch_feed(w->engine, w->readings, now, &step)) != MG_ERROR_OK)
             break;
         w->hooks.step(w->hooks.ctx, &step, now);
         if (step.action == HANG_WATCH_VERDICT) {
@@ -324,16 +327,16 @@ static void count_observation(hang_watcher *w, hang_watcher_seen *seen, const ch
     for (int r = 0; r < w->job->nranks; r++) {
         /* not judged through agents elsewhere: counted as the sampler reads them */
         rank_observe_cause cause = w->observer ? observe_ranks_cause(w->observer, r)
-                                               : MG_OBSERVE_OK;
+                                               : RANK_OBSERVE_OK;
         if (probes->remote && hang_remote_lost(probes->remote, r)) {
-            mg_warn("hang: rank %d is not observed: its node's agent stopped answering", r);
+            mg_log_warn("hang: rank %d is not observed: its node's agent stopped answering", r);
             sampler[r] = NULL;
             seen->lost++;
             continue;
         }
-        int ptrace = probes->kind == MG_PROBE_PTRACE ? cause == MG_OBSERVE_OK
-                                                     : probes->by_ptrace && probes->by_ptrace[r];
-        int shm = !ptrace && cause == MG_OBSERVE_OK;
+        int ptrace = probes->kind == RANK_PROBE_PTRACE ? cause == RANK_OBSERVE_OK
+                                                       : probes->by_ptrace && probes->by_ptrace[r];
+        int shm = !ptrace && cause == RANK_OBSERVE_OK;
         sampler[r] = ptrace ? "ptrace" : shm ? "shm" : NULL;
         seen->by_ptrace += ptrace;
         seen->by_shm += shm;
@@ -344,14 +347,15 @@ int hang_watcher_finish(hang_watcher *w, int status, int rc, hang_watcher_seen *
                         const char **sampler)
 {
     job_session *js = w->job;
-    if (!status && rc == MG_OK && !w->remote && !job_interrupting_signal(js->process) &&
+    if (!status && rc == MG_ERROR_OK && !w->remote && !job_interrupting_signal(js->process) &&
         (seen->dead_rank = dead_rank_at_end(js, w->exits)) >= 0) {
         w->hooks.dead_rank(w->hooks.ctx, seen->dead_rank, true, mg_clock_seconds() - w->start);
         js->ended_itself = 1;
     }
-    if (rc != MG_OK) {
+    if (rc != MG_ERROR_OK) {
         /* never reported clean: the job runs on unwatched to its end, and the status says so */
-        mg_error("hang: the watch stopped: %s; the job is no longer watched", mg_error_string(rc));
+        mg_log_error("hang: the watch stopped: %s; the job is no longer watched",
+                     mg_error_string(rc));
         status = MG_EXIT_SOFTWARE;
     }
     if (w->observer)
@@ -380,16 +384,16 @@ int hang_watcher_act(job_session *job, const hang_watcher_params *p, const int *
                      size_t nfaulty)
 {
     switch (p->action) {
-    case HANG_ACTION_KILL:
-        mg_warn("hang: stopping the job");
+    case HANG_WATCHER_ACTION_KILL:
+        mg_log_warn("hang: stopping the job");
         job_stop(job->process);
         return 1;
-    case HANG_ACTION_SIGNAL:
+    case HANG_WATCHER_ACTION_SIGNAL:
         for (int r = 0; r < job->nranks; r++)
             if (job->ranks[r].pid)
                 kill(job->ranks[r].pid, p->sig);
         return 0;
-    case HANG_ACTION_EXEC: {
+    case HANG_WATCHER_ACTION_EXEC: {
         char ranks[64] = "";
         for (size_t i = 0; i < nfaulty && strlen(ranks) < sizeof ranks - 12; i++)
             snprintf(ranks + strlen(ranks), sizeof ranks - strlen(ranks), "%s%d", i ? "," : "",
@@ -409,11 +413,11 @@ int hang_watcher_act(job_session *job, const hang_watcher_params *p, const int *
                 job_wait(hook, 1000, &done);
             job_destroy(hook);
         } else {
-            mg_error("hang: --on-hang exec: %s", err);
+            mg_log_error("hang: --on-hang exec: %s", err);
         }
         return 0;
     }
-    case HANG_ACTION_REPORT:
+    case HANG_WATCHER_ACTION_REPORT:
         return 0;
     }
     return 0;

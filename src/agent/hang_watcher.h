@@ -17,10 +17,10 @@
 
 /* What `--on-hang` does after a verdict. */
 typedef enum hang_watcher_action {
-    HANG_ACTION_KILL,
-    HANG_ACTION_REPORT,
-    HANG_ACTION_SIGNAL,
-    HANG_ACTION_EXEC
+    HANG_WATCHER_ACTION_KILL,
+    HANG_WATCHER_ACTION_REPORT,
+    HANG_WATCHER_ACTION_SIGNAL,
+    HANG_WATCHER_ACTION_EXEC
 } hang_watcher_action;
 
 typedef struct hang_watcher_params {
@@ -33,9 +33,9 @@ typedef struct hang_watcher_params {
     const char *agent_launcher; /* else, when set: one agent per node */
     long agent_fanout;
     hang_watcher_action action;
-    int sig;                 /* HANG_ACTION_SIGNAL */
-    const char *cmd;         /* HANG_ACTION_EXEC: a shell command */
-    const char *report_path; /* HANG_ACTION_EXEC: passed to cmd; may be NULL */
+    int sig;                 /* HANG_WATCHER_ACTION_SIGNAL */
+    const char *cmd;         /* HANG_WATCHER_ACTION_EXEC: a shell command */
+    const char *report_path; /* HANG_WATCHER_ACTION_EXEC: passed to cmd; may be NULL */
 } hang_watcher_params;
 
 /* What the caller says and reports, called from within hang_watcher_run and _finish. */
@@ -81,7 +81,7 @@ int hang_watcher_open(hang_watcher *w, job_session *job, const hang_watcher_para
 
 /* Drives the engine until the job ends, a hang is found or the watch fails. Returns
  * MG_EXIT_HANG on a verdict or a dead rank holding the job (reported through the hooks, then
- * acted on), else 0; *rc is the engine's error, MG_OK when none. */
+ * acted on), else 0; *rc is the engine's error, MG_ERROR_OK when none. */
 int hang_watcher_run(hang_watcher *w, int *rc);
 
 /* After the run: a rank that died before the job's end (reported through the hook, in

@@ -105,14 +105,14 @@ int job_start(char *const *argv, const char *token, job_handle **out, char *err,
     *out = NULL;
     job_handle *job = calloc(1, sizeof *job);
     if (!job)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     job->status = -1;
     char *tree_var = NULL, **env = environ;
     if (token) {
         snprintf(job->token, sizeof job->token, "%s", token);
         if (!(env = launcher_environ(token, &tree_var))) {
             free(job);
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
     }
     int report_pipe[2];
@@ -139,7 +139,7 @@ int job_start(char *const *argv, const char *token, job_handle **out, char *err,
     free(tree_var);
     if (pid < 0) {
         free(job);
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     }
     close(report_pipe[1]);
     int exec_errno = 0;
@@ -152,12 +152,12 @@ int job_start(char *const *argv, const char *token, job_handle **out, char *err,
         waitpid(pid, NULL, 0);
         snprintf(err, errlen, "cannot start '%s': %s", argv[0], strerror(exec_errno));
         free(job);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     job->launcher = pid;
     job->pidfd = pidfd_open(pid, 0);
     *out = job;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int job_selector(const job_handle *job, rank_scan_selector *sel)
@@ -182,7 +182,7 @@ static void kill_leftovers(job_handle *job)
         return;
     rank_scan_proc *ranks;
     size_t n;
-    if (rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
+    if (rank_scan("/proc", &sel, &ranks, &n) != MG_ERROR_OK)
         return;
     for (size_t i = 0; i < n; i++)
         if (kill(ranks[i].pid, SIGKILL) == 0)
@@ -202,7 +202,7 @@ static int job_processes_left(const job_handle *job)
     rank_scan_selector sel;
     rank_scan_proc *ranks;
     size_t n = 0;
-    if (!job_selector(job, &sel) || rank_scan("/proc", &sel, &ranks, &n) != MG_OK)
+    if (!job_selector(job, &sel) || rank_scan("/proc", &sel, &ranks, &n) != MG_ERROR_OK)
         return 0;
     free(ranks);
     return n > 0;
@@ -214,7 +214,7 @@ int job_attach(int launcher_pid, const char *slurm_job_id, job_handle **out, cha
     *out = NULL;
     job_handle *job = calloc(1, sizeof *job);
     if (!job)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     job->status = -1;
     job->attached = 1;
     job->launcher = launcher_pid;
@@ -229,12 +229,12 @@ int job_attach(int launcher_pid, const char *slurm_job_id, job_handle **out, cha
             snprintf(err, errlen, "no process of Slurm job %s on this node to attach to",
                      slurm_job_id);
         free(job);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     if (launcher_pid > 0)
         job->pidfd = pidfd_open(launcher_pid, 0);
     *out = job;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* An attached job's end: its launcher gone (a zombie counts as gone), or no process left. */
@@ -265,7 +265,7 @@ static void handle_received_signal(job_handle *job)
     }
     if (!received_from_terminal && !job->attached)
         kill(job->launcher, sig);
-    job->kill_deadline = mg_clock_seconds() + MG_JOB_STOP_GRACE_SECONDS;
+    job->kill_deadline = mg_clock_seconds() + JOB_STOP_GRACE_SECONDS;
 }
 
 static int reap(job_handle *job, int flags)
@@ -329,7 +329,7 @@ int job_wait(job_handle *job, int timeout_ms, int *finished)
             left = job->kill_deadline - now;
         sleep_until_event(job, left);
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* scancel through the one process launcher (this file). */
@@ -338,7 +338,7 @@ static void cancel_slurm_job(const char *id)
     char *argv[] = {"scancel", (char *)id, NULL};
     job_handle *scancel;
     char err[256];
-    if (job_start(argv, NULL, &scancel, err, sizeof err) != MG_OK)
+    if (job_start(argv, NULL, &scancel, err, sizeof err) != MG_ERROR_OK)
         return;
     int done = 0;
     while (!done)
@@ -349,16 +349,16 @@ static void cancel_slurm_job(const char *id)
 int job_stop(job_handle *job)
 {
     if (job->status >= 0)
-        return MG_OK;
+        return MG_ERROR_OK;
     if (job->slurm_job_id[0] && !job->launcher)
         cancel_slurm_job(job->slurm_job_id);
     else
         kill(job->launcher, SIGTERM);
-    job->kill_deadline = mg_clock_seconds() + MG_JOB_STOP_GRACE_SECONDS;
+    job->kill_deadline = mg_clock_seconds() + JOB_STOP_GRACE_SECONDS;
     int finished = 0;
     while (!finished)
         job_wait(job, 1000, &finished);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int job_launcher_pid(const job_handle *job)

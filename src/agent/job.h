@@ -9,7 +9,7 @@
 typedef struct job_handle job_handle;
 
 /* Seconds between asking the launcher to stop (SIGTERM) and killing it and every rank (SIGKILL). */
-#define MG_JOB_STOP_GRACE_SECONDS 5.0
+#define JOB_STOP_GRACE_SECONDS 5.0
 
 /* Installs mpiguard's handlers for SIGINT, SIGTERM, SIGHUP and SIGQUIT. A signal sent by the
  * terminal reaches the launcher directly (same process group) and is only recorded; one sent to
@@ -26,14 +26,15 @@ void job_set_signal_hook(void (*hook)(void));
 /* Starts argv (argv[0] is looked up in PATH). token is the MPIGUARD_JOB_TOKEN the ranks carry, used
  * to find and kill leftover ranks; it may be NULL. The launcher gets it as MPIGUARD_JOB_TREE, so
  * that its daemons (hydra_pmi_proxy), which are no ranks, are found and killed by it too. On
- * failure returns MG_ENOENT (exec failed), MG_ESYS or MG_ENOMEM with a message in err. */
+ * failure returns MG_ERROR_ENOENT (exec failed), MG_ERROR_ESYS or MG_ERROR_ENOMEM with a message in
+ * err. */
 int job_start(char *const *argv, const char *token, job_handle **out, char *err, size_t errlen);
 
 /* Takes charge of a job mpiguard did not start (`--attach`): a launcher's pid, or a Slurm job id.
  * Such a job cannot be reaped: it has ended when the launcher (or, for Slurm, every process of the
  * job on this node) is gone, and its exit status is unknown (reported as 0). Stopping it signals
- * the launcher, or runs `scancel JOBID`. MG_ENOENT when neither the pid nor any process of the
- * Slurm job exists. */
+ * the launcher, or runs `scancel JOBID`. MG_ERROR_ENOENT when neither the pid nor any process of
+ * the Slurm job exists. */
 int job_attach(int launcher_pid, const char *slurm_job_id, job_handle **out, char *err,
                size_t errlen);
 
@@ -42,7 +43,7 @@ int job_attach(int launcher_pid, const char *slurm_job_id, job_handle **out, cha
  * a job attached to, once a signal let go of it (its exit status stays -1). */
 int job_wait(job_handle *job, int timeout_ms, int *finished);
 
-/* Asks the launcher to stop (SIGTERM) and, MG_JOB_STOP_GRACE_SECONDS later, kills it and every rank
+/* Asks the launcher to stop (SIGTERM) and, JOB_STOP_GRACE_SECONDS later, kills it and every rank
  * of the job that is still there (SIGKILL; stopped ranks included). Returns once the launcher
  * ended. */
 int job_stop(job_handle *job);

@@ -30,7 +30,7 @@ int job_run(char *const *argv, const char *token, const char *out_path, int time
 {
     char **w = NULL;
     if (out_path && !(w = capture_argv(argv, out_path)))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     job_handle *job;
     int rc = job_start(w ? w : argv, token, &job, err, errlen);
     free(w);

@@ -12,7 +12,7 @@
  * (job_stop) once it has run that long and *timed_out is set to 1. *status receives the shell
  * status (exit code, or 128 + signal); *interrupted, unless NULL, the signal mpiguard received
  * and passed to the job meanwhile (job_interrupting_signal; 0: none). Returns 0, or the
- * job_start failure with a message in err (MG_ENOENT: the command does not exist). */
+ * job_start failure with a message in err (MG_ERROR_ENOENT: the command does not exist). */
 int job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms, int *status,
             int *timed_out, int *interrupted, char *err, size_t errlen);
 

@@ -21,31 +21,31 @@
 
 static int choose_flavor(job_session *js, mg_mpi_flavor requested)
 {
-    mg_mpi_flavor app_flavor = MG_FLAVOR_UNKNOWN;
+    mg_mpi_flavor app_flavor = MG_MPI_FLAVOR_UNKNOWN;
     mpi_flavor_of_binary(js->launcher.app_path, &app_flavor);
-    if (requested != MG_FLAVOR_UNKNOWN) {
+    if (requested != MG_MPI_FLAVOR_UNKNOWN) {
         js->flavor = requested;
-        if (app_flavor == MG_FLAVOR_UNKNOWN || app_flavor == js->flavor)
+        if (app_flavor == MG_MPI_FLAVOR_UNKNOWN || app_flavor == js->flavor)
             return 0;
         /* its ranks would load the other MPI's wrappers and crash in MPI_Init */
-        mg_error("--mpi %s, but '%s' links %s's libmpi: give --mpi %s (or --mpi auto)",
-                 mg_mpi_flavor_name(js->flavor), js->launcher.app_path,
-                 mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(app_flavor));
+        mg_log_error("--mpi %s, but '%s' links %s's libmpi: give --mpi %s (or --mpi auto)",
+                     mg_mpi_flavor_name(js->flavor), js->launcher.app_path,
+                     mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(app_flavor));
         return MG_EXIT_USAGE;
     }
     js->flavor = js->launcher.flavor;
-    if (js->flavor == MG_FLAVOR_UNKNOWN) {
-        mg_error("cannot tell which MPI '%s' uses (it links no libmpi directly); say it with "
-                 "--mpi openmpi or --mpi mpich",
-                 js->launcher.app_path);
+    if (js->flavor == MG_MPI_FLAVOR_UNKNOWN) {
+        mg_log_error("cannot tell which MPI '%s' uses (it links no libmpi directly); say it with "
+                     "--mpi openmpi or --mpi mpich",
+                     js->launcher.app_path);
         return MG_EXIT_USAGE;
     }
-    if (app_flavor == MG_FLAVOR_UNKNOWN || app_flavor == js->flavor)
+    if (app_flavor == MG_MPI_FLAVOR_UNKNOWN || app_flavor == js->flavor)
         return 0;
-    mg_error("'%s' links %s but the launcher is %s's: each rank would run as a separate "
-             "one-process job, with wrappers of the wrong MPI; use %s's launcher",
-             js->launcher.app_path, mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(js->flavor),
-             mg_mpi_flavor_name(app_flavor));
+    mg_log_error("'%s' links %s but the launcher is %s's: each rank would run as a separate "
+                 "one-process job, with wrappers of the wrong MPI; use %s's launcher",
+                 js->launcher.app_path, mg_mpi_flavor_name(app_flavor),
+                 mg_mpi_flavor_name(js->flavor), mg_mpi_flavor_name(app_flavor));
     return MG_EXIT_USAGE;
 }
 
@@ -56,8 +56,8 @@ static int find_library(job_session *js, const char *library_dir)
              mg_mpi_flavor_name(js->flavor));
     char resolved[4096];
     if (!realpath(js->library, resolved) || access(resolved, R_OK) != 0) {
-        mg_error("the interposition library for %s is missing (looked for %s)",
-                 mg_mpi_flavor_name(js->flavor), js->library);
+        mg_log_error("the interposition library for %s is missing (looked for %s)",
+                     mg_mpi_flavor_name(js->flavor), js->library);
         return MG_EXIT_UNAVAILABLE;
     }
     snprintf(js->library, sizeof js->library, "%s", resolved);
@@ -78,9 +78,9 @@ static void make_token(char *out, size_t len)
 static int launcher_error_status(int rc)
 {
     switch (rc) {
-    case MG_EUNSUPPORTED:
+    case MG_ERROR_EUNSUPPORTED:
         return MG_EXIT_UNAVAILABLE;
-    case MG_ENOENT:
+    case MG_ERROR_ENOENT:
         return MG_EXIT_NOINPUT;
     default:
         return MG_EXIT_USAGE;
@@ -94,11 +94,11 @@ static int extra_env_count;
 int job_session_add_env(const char *name, const char *value)
 {
     if (extra_env_count == JOB_SESSION_EXTRA_ENV_MAX)
-        return MG_EFULL;
+        return MG_ERROR_EFULL;
     extra_env[extra_env_count].name = name;
     extra_env[extra_env_count].value = value;
     extra_env_count++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The ranks' LD_PRELOAD: mpiguard's library first, then whatever the user gives them, from the
@@ -114,12 +114,12 @@ static int preload_with_users(const job_session *js, const char *ours, char **co
                                     sizeof user);
     if (given >= 0 && launcher_merge_preload(ours, given ? user : NULL, out, outlen) == 0) {
         if (given && strcmp(out, ours) != 0)
-            mg_info("%s: the ranks preload %s (yours after mpiguard's)", js->tool, out);
+            mg_log_info("%s: the ranks preload %s (yours after mpiguard's)", js->tool, out);
         return 0;
     }
-    mg_error("the LD_PRELOAD given to the ranks is too long to add mpiguard's library to it "
-             "(more than %zu bytes)",
-             outlen - 1);
+    mg_log_error("the LD_PRELOAD given to the ranks is too long to add mpiguard's library to it "
+                 "(more than %zu bytes)",
+                 outlen - 1);
     return MG_EXIT_USAGE;
 }
 
@@ -131,10 +131,10 @@ int job_session_identify(job_session *js, const char *tool, mg_mpi_flavor reques
     char err[1024];
     int rc = launcher_identify(command, ncommand, &js->launcher, err, sizeof err);
     if (rc) {
-        mg_error("%s", err);
+        mg_log_error("%s", err);
         /* A launcher that is not installed is unavailable; a missing application is missing input.
          */
-        if (rc == MG_ENOENT && strstr(err, "launcher"))
+        if (rc == MG_ERROR_ENOENT && strstr(err, "launcher"))
             return MG_EXIT_UNAVAILABLE;
         return launcher_error_status(rc);
     }
@@ -159,7 +159,7 @@ static int mpiguard_preload(const job_session *js, const char *modules, char *ou
              (int)(slash - js->library), js->library);
     const char *exit_object = out + strlen(js->library) + 1;
     if (access(exit_object, R_OK) != 0) {
-        mg_error("check's _exit library is missing (looked for %s)", exit_object);
+        mg_log_error("check's _exit library is missing (looked for %s)", exit_object);
         return MG_EXIT_UNAVAILABLE;
     }
     return 0;
@@ -175,7 +175,7 @@ static int mpiguard_preload(const job_session *js, const char *modules, char *ou
 static int srun_needs_ring_fence(const job_session *js, char **command, int ncommand)
 {
     char value[64];
-    return js->launcher.kind == MG_LAUNCHER_SRUN && js->flavor == MG_FLAVOR_OPENMPI &&
+    return js->launcher.kind == LAUNCHER_SRUN && js->flavor == MG_MPI_FLAVOR_OPENMPI &&
            launcher_user_value(&js->launcher, command, ncommand, MG_ENV_SLURM_PMIX_FENCE, value,
                                sizeof value) == 0;
 }
@@ -206,8 +206,8 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
         vars[nvars++] = (launcher_env_var){MG_ENV_SLURM_PMIX_FENCE, "ring"};
     char **job_argv = launcher_build_argv(&js->launcher, command, ncommand, vars, nvars);
     if (!job_argv) {
-        mg_error("cannot build the launcher command (a value holds a character %s cannot pass)",
-                 launcher_kind_name(js->launcher.kind));
+        mg_log_error("cannot build the launcher command (a value holds a character %s cannot pass)",
+                     launcher_kind_name(js->launcher.kind));
         return MG_EXIT_SOFTWARE;
     }
     if (verbose) {
@@ -221,7 +221,7 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
      * --export=ALL,NAME=VALUE also sets: `LD_PRELOAD=a srun --export=ALL,LD_PRELOAD=m:a` preloads
      * a alone. What mpiguard sets reaches srun only in --export (the merged LD_PRELOAD holds the
      * user's own); the rest of the environment passes as before. */
-    if (js->launcher.kind == MG_LAUNCHER_SRUN)
+    if (js->launcher.kind == LAUNCHER_SRUN)
         for (int v = 0; v < nvars; v++)
             unsetenv(vars[v].name);
     job_install_signal_handlers();
@@ -229,20 +229,20 @@ int job_session_launch(job_session *js, const char *modules, char **command, int
     rc = job_start(job_argv, js->token, &js->process, err, sizeof err);
     launcher_free_argv(job_argv);
     if (rc) {
-        mg_error("%s", err);
-        return rc == MG_ENOENT ? MG_EXIT_UNAVAILABLE : MG_EXIT_SOFTWARE;
+        mg_log_error("%s", err);
+        return rc == MG_ERROR_ENOENT ? MG_EXIT_UNAVAILABLE : MG_EXIT_SOFTWARE;
     }
     return 0;
 }
 
 /* Notes rank p as found; the first rank that says the world's size sizes the table. Returns 0, or
- * MG_ENOMEM when the table could not be made. */
+ * MG_ERROR_ENOMEM when the table could not be made. */
 static int note_rank(job_session *js, const rank_scan_proc *p)
 {
     if (js->nranks == 0 && p->size > 0) {
         job_session_rank *ranks = calloc((size_t)p->size, sizeof *ranks);
         if (!ranks)
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         js->ranks = ranks;
         js->nranks = p->size;
     }
@@ -250,7 +250,7 @@ static int note_rank(job_session *js, const rank_scan_proc *p)
         return 0;
     js->ranks[p->rank].pid = p->pid;
     js->found++;
-    mg_info("%s: rank %d is pid %d", js->tool, p->rank, p->pid);
+    mg_log_info("%s: rank %d is pid %d", js->tool, p->rank, p->pid);
     return 0;
 }
 
@@ -284,7 +284,7 @@ void job_session_discover(job_session *js)
     }
     rank_scan_proc *procs;
     size_t n;
-    if (rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &js->selector, &procs, &n) != MG_ERROR_OK)
         return;
     for (size_t i = 0; i < n && note_rank(js, &procs[i]) == 0; i++)
         ;
@@ -297,7 +297,7 @@ static void learn_from_first_rank(job_session *js)
 {
     rank_scan_proc *procs;
     size_t n;
-    if (rank_scan("/proc", &js->selector, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &js->selector, &procs, &n) != MG_ERROR_OK)
         return;
     if (n > 0) {
         rank_scan_environ_get("/proc", procs[0].pid, MG_ENV_JOB_TOKEN, js->token, sizeof js->token);
@@ -326,7 +326,7 @@ int job_session_attach(job_session *js, const char *tool, const char *target, ch
         js->selector.slurm_job_id = id;
     char err[256];
     if (job_attach(is_pid ? (int)number : 0, is_pid ? NULL : id, &js->process, err, sizeof err)) {
-        mg_error("%s", err);
+        mg_log_error("%s", err);
         return MG_EXIT_NOINPUT;
     }
     learn_from_first_rank(js);
@@ -363,7 +363,7 @@ static int note_rank_by_state(const char *suffix, void *ctx)
     long rank = strtol(suffix, &end, 10);
     const rank_state *state;
     if (*end || end == suffix || rank < 0 || rank > INT_MAX ||
-        rank_state_reader_open(js->token, (int)rank, &state) != MG_OK)
+        rank_state_reader_open(js->token, (int)rank, &state) != MG_ERROR_OK)
         return 0;
     rank_scan_proc p = {.pid = state->pid, .rank = state->rank, .size = state->size};
     if (p.rank != rank || note_rank(js, &p) != 0 || p.rank >= js->nranks || js->ranks[p.rank].state)

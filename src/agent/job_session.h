@@ -33,7 +33,7 @@ typedef struct job_session {
     int ended_itself;     /* the job ended before its finding was made: not stopped by mpiguard */
 } job_session;
 
-/* Names the launcher of command, the MPI flavour (requested, or MG_FLAVOR_UNKNOWN to take the
+/* Names the launcher of command, the MPI flavour (requested, or MG_MPI_FLAVOR_UNKNOWN to take the
  * launcher's), the interposition library (in $MPIGUARD_LIBDIR, else in library_dir) and a fresh
  * token. Returns 0, or the exit status to end with after printing why (usage 64, missing
  * application 66, unavailable launcher or library 69). */
@@ -41,7 +41,7 @@ int job_session_identify(job_session *js, const char *tool, mg_mpi_flavor reques
                          const char *library_dir, char **command, int ncommand);
 
 /* Adds NAME=VALUE to what the next job_session_launch passes to the ranks (and only to them), for
- * a tool's module settings. The strings must outlive the launch. Returns 0, or MG_EFULL past
+ * a tool's module settings. The strings must outlive the launch. Returns 0, or MG_ERROR_EFULL past
  * JOB_SESSION_EXTRA_ENV_MAX. */
 enum { JOB_SESSION_EXTRA_ENV_MAX = 8 };
 int job_session_add_env(const char *name, const char *value);
@@ -64,7 +64,7 @@ int job_session_attach(job_session *js, const char *tool, const char *target, ch
  * than 100 ms ago. Cheap when all are found. */
 void job_session_discover(job_session *js);
 /* Notes rank (of a world of size) as process pid, when no scan found it: the ranks a module said
- * it ran in, after a job that ended before a scan could see them. Returns 0, or MG_ENOMEM. */
+ * it ran in, after a job that ended before a scan could see them. Returns 0, or MG_ERROR_ENOMEM. */
 int job_session_note_rank(job_session *js, int rank, int size, int pid);
 /* Waits up to timeout_ms for the job to end; returns 1 once it ended. */
 int job_session_wait(job_session *js, int timeout_ms);

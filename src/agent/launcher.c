@@ -138,11 +138,11 @@ static const char *const no_options[] = {NULL};
 const char *launcher_kind_name(launcher_kind kind)
 {
     switch (kind) {
-    case MG_LAUNCHER_OPENMPI:
+    case LAUNCHER_OPENMPI:
         return "Open MPI mpirun";
-    case MG_LAUNCHER_HYDRA:
+    case LAUNCHER_HYDRA:
         return "MPICH mpiexec (Hydra)";
-    case MG_LAUNCHER_SRUN:
+    case LAUNCHER_SRUN:
         return "Slurm srun";
     }
     return "?";
@@ -160,10 +160,10 @@ int launcher_which(const char *name, char *out, size_t outlen)
 {
     if (strchr(name, '/')) {
         if (access(name, X_OK) != 0)
-            return MG_ENOENT;
+            return MG_ERROR_ENOENT;
         if (!realpath(name, out))
             snprintf(out, outlen, "%s", name);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     const char *path = getenv(MG_ENV_PATH);
     if (!path)
@@ -176,11 +176,11 @@ int launcher_which(const char *name, char *out, size_t outlen)
                 (int)sizeof candidate &&
             access(candidate, X_OK) == 0) {
             snprintf(out, outlen, "%s", candidate);
-            return MG_OK;
+            return MG_ERROR_OK;
         }
         p += len + (colon ? 1 : 0);
     }
-    return MG_ENOENT;
+    return MG_ERROR_ENOENT;
 }
 
 /* Debian installs the launchers behind alternatives; the resolved name says whose it is. Other
@@ -194,15 +194,15 @@ static int kind_from_name(const char *resolved, launcher_kind *kind)
     static const char *const hydra_names[] = {"mpiexec.hydra", "mpiexec.mpich", "mpirun.mpich",
                                               NULL};
     if (in_list(openmpi_names, base)) {
-        *kind = MG_LAUNCHER_OPENMPI;
+        *kind = LAUNCHER_OPENMPI;
         return 1;
     }
     if (in_list(hydra_names, base)) {
-        *kind = MG_LAUNCHER_HYDRA;
+        *kind = LAUNCHER_HYDRA;
         return 1;
     }
     if (strcmp(base, "srun") == 0) {
-        *kind = MG_LAUNCHER_SRUN;
+        *kind = LAUNCHER_SRUN;
         return 1;
     }
     return 0;
@@ -223,10 +223,10 @@ static int kind_from_version(const char *resolved, launcher_kind *kind)
     int found = 0;
     while (!found && fgets(line, sizeof line, p)) {
         if (strstr(line, "Open MPI") || strstr(line, "OpenRTE")) {
-            *kind = MG_LAUNCHER_OPENMPI;
+            *kind = LAUNCHER_OPENMPI;
             found = 1;
         } else if (strstr(line, "HYDRA") || strstr(line, "Hydra")) {
-            *kind = MG_LAUNCHER_HYDRA;
+            *kind = LAUNCHER_HYDRA;
             found = 1;
         }
     }
@@ -237,10 +237,10 @@ static int kind_from_version(const char *resolved, launcher_kind *kind)
 static void option_tables(launcher_kind kind, const char *const **values, const char *const **pairs)
 {
     *pairs = no_options;
-    if (kind == MG_LAUNCHER_OPENMPI) {
+    if (kind == LAUNCHER_OPENMPI) {
         *values = openmpi_value_options;
         *pairs = openmpi_pair_options;
-    } else if (kind == MG_LAUNCHER_HYDRA) {
+    } else if (kind == LAUNCHER_HYDRA) {
         *values = hydra_value_options;
         *pairs = hydra_pair_options;
     } else {
@@ -327,10 +327,10 @@ static user_setting option_setting(launcher_kind kind, char *const *command, int
 {
     user_setting s = {0};
     const char *w = command[i], *next = i + 1 < ncommand ? command[i + 1] : "";
-    if (kind == MG_LAUNCHER_OPENMPI) {
+    if (kind == LAUNCHER_OPENMPI) {
         s.sets = strcmp(w, "-x") == 0 &&
                  item_names(next, strlen(next), name, &s.value, &s.value_len);
-    } else if (kind == MG_LAUNCHER_HYDRA) {
+    } else if (kind == LAUNCHER_HYDRA) {
         if ((strcmp(w, "-genv") == 0 || strcmp(w, "-env") == 0) && strcmp(next, name) == 0 &&
             i + 2 < ncommand) {
             s.sets = 1;
@@ -378,7 +378,7 @@ int launcher_user_value(const launcher *l, char *const *command, int ncommand, c
     if (!value)
         return 0;
     if (len >= outlen)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     memcpy(out, value, len);
     out[len] = '\0';
     return 1;
@@ -408,29 +408,29 @@ int launcher_merge_preload(const char *first, const char *user, char *out, size_
 {
     size_t used = (size_t)snprintf(out, outlen, "%s", first);
     if (used >= outlen)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     for (const char *p = user ? user : ""; *p;) {
         size_t n = strcspn(p, preload_separators);
         if (n && !preload_lists(out, p, n)) {
             used += (size_t)snprintf(out + used, outlen - used, "%s%.*s", *out ? ":" : "", (int)n,
                                      p);
             if (used >= outlen)
-                return MG_ERANGE;
+                return MG_ERROR_ERANGE;
         }
         p += n + (p[n] != '\0');
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int check_app(const char *word, char *resolved, size_t len, char *err, size_t errlen)
 {
-    if (launcher_which(word, resolved, len) == MG_OK)
-        return MG_OK;
+    if (launcher_which(word, resolved, len) == MG_ERROR_OK)
+        return MG_ERROR_OK;
     if (strchr(word, '/'))
         snprintf(err, errlen, "application '%s' does not exist or is not executable", word);
     else
         snprintf(err, errlen, "application '%s' was not found in PATH", word);
-    return MG_ENOENT;
+    return MG_ERROR_ENOENT;
 }
 
 int launcher_identify(char *const *command, int ncommand, launcher *out, char *err, size_t errlen)
@@ -438,12 +438,12 @@ int launcher_identify(char *const *command, int ncommand, launcher *out, char *e
     memset(out, 0, sizeof *out);
     if (ncommand < 1) {
         snprintf(err, errlen, "no launcher command after '--'");
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     char found[4096];
-    if (launcher_which(command[0], found, sizeof found) != MG_OK) {
+    if (launcher_which(command[0], found, sizeof found) != MG_ERROR_OK) {
         snprintf(err, errlen, "launcher '%s' is not installed (not found in PATH)", command[0]);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     if (!realpath(found, out->path))
         snprintf(out->path, sizeof out->path, "%s", found);
@@ -453,7 +453,7 @@ int launcher_identify(char *const *command, int ncommand, launcher *out, char *e
                  "'%s' is not a launcher mpiguard knows; use mpirun/mpiexec of Open MPI, mpiexec "
                  "of MPICH, or srun (for a single process: mpiexec -n 1 %s)",
                  command[0], command[0]);
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     }
     out->app_index = -1;
     for (int from = 1; from < ncommand;) {
@@ -474,15 +474,15 @@ int launcher_identify(char *const *command, int ncommand, launcher *out, char *e
     }
     if (out->app_index < 0) {
         snprintf(err, errlen, "no application found in the launcher command");
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
-    if (out->kind == MG_LAUNCHER_OPENMPI)
-        out->flavor = MG_FLAVOR_OPENMPI;
-    else if (out->kind == MG_LAUNCHER_HYDRA)
-        out->flavor = MG_FLAVOR_MPICH;
+    if (out->kind == LAUNCHER_OPENMPI)
+        out->flavor = MG_MPI_FLAVOR_OPENMPI;
+    else if (out->kind == LAUNCHER_HYDRA)
+        out->flavor = MG_MPI_FLAVOR_MPICH;
     else
         mpi_flavor_of_binary(out->app_path, &out->flavor);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void launcher_free_argv(char **argv)
@@ -538,7 +538,7 @@ static int setting_words(launcher_kind kind, char *const *command, int ncommand,
 {
     for (int v = 0; v < nvars; v++)
         if (option_setting(kind, command, ncommand, i, vars[v].name).sets)
-            return kind == MG_LAUNCHER_OPENMPI ? 2 : 3;
+            return kind == LAUNCHER_OPENMPI ? 2 : 3;
     return 0;
 }
 
@@ -555,7 +555,7 @@ static int copy_without_settings(const launcher *l, char *const *command, int nc
             continue;
         }
         option = next_option_word(l->kind, command, ncommand, i);
-        if (l->kind == MG_LAUNCHER_HYDRA && i + 1 < ncommand &&
+        if (l->kind == LAUNCHER_HYDRA && i + 1 < ncommand &&
             (strcmp(command[i], "-genvlist") == 0 || strcmp(command[i], "-envlist") == 0)) {
             char *kept = list_without(command[i + 1], vars, nvars);
             if (kept && !*kept) {
@@ -595,7 +595,7 @@ char **launcher_build_argv(const launcher *l, char *const *command, int ncommand
         return NULL;
     int n = 0, failed = 0;
     argv[n++] = strdup(command[0]);
-    if (l->kind == MG_LAUNCHER_SRUN) {
+    if (l->kind == LAUNCHER_SRUN) {
         int user_export = srun_export_index(command, l->app_index);
         const char *base = "ALL";
         if (user_export >= 0) {
@@ -625,7 +625,7 @@ char **launcher_build_argv(const launcher *l, char *const *command, int ncommand
         }
     } else {
         for (int v = 0; v < nvars; v++) {
-            if (l->kind == MG_LAUNCHER_OPENMPI) {
+            if (l->kind == LAUNCHER_OPENMPI) {
                 argv[n++] = strdup("-x");
                 argv[n++] = joined(vars[v].name, "=", vars[v].value);
             } else {

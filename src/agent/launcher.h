@@ -9,9 +9,9 @@
 #include <stddef.h>
 
 typedef enum launcher_kind {
-    MG_LAUNCHER_OPENMPI, /* mpirun/mpiexec/orterun of Open MPI: -x NAME=VALUE */
-    MG_LAUNCHER_HYDRA,   /* mpiexec of MPICH: -genv NAME VALUE */
-    MG_LAUNCHER_SRUN     /* srun: --export=ALL,NAME=VALUE */
+    LAUNCHER_OPENMPI, /* mpirun/mpiexec/orterun of Open MPI: -x NAME=VALUE */
+    LAUNCHER_HYDRA,   /* mpiexec of MPICH: -genv NAME VALUE */
+    LAUNCHER_SRUN     /* srun: --export=ALL,NAME=VALUE */
 } launcher_kind;
 
 typedef struct launcher {
@@ -32,8 +32,9 @@ const char *launcher_kind_name(launcher_kind kind);
 
 /* Recognises the launcher in command[0] and finds the application in its arguments (every MPMD
  * context is checked). Errors, with a message naming the word at fault in err:
- * MG_ENOENT (launcher not installed, or an application that does not exist or is not executable),
- * MG_EUNSUPPORTED (a program that is not a launcher mpiguard knows), MG_EINVAL (no application). */
+ * MG_ERROR_ENOENT (launcher not installed, or an application that does not exist or is not
+ * executable), MG_ERROR_EUNSUPPORTED (a program that is not a launcher mpiguard knows),
+ * MG_ERROR_EINVAL (no application). */
 int launcher_identify(char *const *command, int ncommand, launcher *out, char *err, size_t errlen);
 
 /* The value the user's own command gives variable name in the ranks, as the launcher would pass
@@ -41,15 +42,15 @@ int launcher_identify(char *const *command, int ncommand, launcher *out, char *e
  * V; srun --export=...,NAME=V), the caller's environment where an option passes it by name (-x
  * NAME; -genvlist/-envlist; --export=NAME) or where the launcher passes the environment (Open MPI
  * always, Hydra unless -genvnone/-envnone, srun with no --export or one holding ALL). Writes it
- * into out and returns 1; returns 0 when the ranks get none, MG_ERANGE when it does not fit in
- * outlen. */
+ * into out and returns 1; returns 0 when the ranks get none, MG_ERROR_ERANGE when it does not fit
+ * in outlen. */
 int launcher_user_value(const launcher *l, char *const *command, int ncommand, const char *name,
                         char *out, size_t outlen);
 
 /* Writes into out (outlen bytes) the LD_PRELOAD list that loads first, then user's entries in their
  * order (user may be NULL), each library once: an entry naming the same file as an earlier one
  * (after realpath, where it resolves) is left out. Entries are separated by ':' or spaces, as the
- * dynamic loader reads them; out uses ':'. Returns 0, or MG_ERANGE when out is too small. */
+ * dynamic loader reads them; out uses ':'. Returns 0, or MG_ERROR_ERANGE when out is too small. */
 int launcher_merge_preload(const char *first, const char *user, char *out, size_t outlen);
 
 /* Builds the command that runs the job with vars reaching every rank. A variable of vars that the
@@ -62,8 +63,8 @@ char **launcher_build_argv(const launcher *l, char *const *command, int ncommand
                            const launcher_env_var *vars, int nvars);
 void launcher_free_argv(char **argv);
 
-/* Resolves a program name through PATH like execvp does; writes the absolute path. MG_ENOENT when
- * it is not found or not executable. */
+/* Resolves a program name through PATH like execvp does; writes the absolute path. MG_ERROR_ENOENT
+ * when it is not found or not executable. */
 int launcher_which(const char *name, char *out, size_t outlen);
 
 #endif

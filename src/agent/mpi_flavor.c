@@ -14,10 +14,10 @@ mg_mpi_flavor mpi_flavor_of_library(const char *name)
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
     if (strncmp(base, "libmpich.so", 11) == 0 || strncmp(base, "libmpi.so.12", 12) == 0)
-        return MG_FLAVOR_MPICH;
+        return MG_MPI_FLAVOR_MPICH;
     if (strncmp(base, "libmpi.so", 9) == 0)
-        return MG_FLAVOR_OPENMPI;
-    return MG_FLAVOR_UNKNOWN;
+        return MG_MPI_FLAVOR_OPENMPI;
+    return MG_MPI_FLAVOR_UNKNOWN;
 }
 
 static mg_mpi_flavor scan_dynamic(Elf *elf)
@@ -36,27 +36,27 @@ static mg_mpi_flavor scan_dynamic(Elf *elf)
             if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag != DT_NEEDED)
                 continue;
             const char *needed = elf_strptr(elf, shdr.sh_link, dyn.d_un.d_val);
-            mg_mpi_flavor f = needed ? mpi_flavor_of_library(needed) : MG_FLAVOR_UNKNOWN;
-            if (f != MG_FLAVOR_UNKNOWN)
+            mg_mpi_flavor f = needed ? mpi_flavor_of_library(needed) : MG_MPI_FLAVOR_UNKNOWN;
+            if (f != MG_MPI_FLAVOR_UNKNOWN)
                 return f;
         }
     }
-    return MG_FLAVOR_UNKNOWN;
+    return MG_MPI_FLAVOR_UNKNOWN;
 }
 
 int mpi_flavor_of_binary(const char *path, mg_mpi_flavor *out)
 {
-    *out = MG_FLAVOR_UNKNOWN;
+    *out = MG_MPI_FLAVOR_UNKNOWN;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     elf_version(EV_CURRENT);
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     if (elf && elf_kind(elf) == ELF_K_ELF)
         *out = scan_dynamic(elf);
     elf_end(elf);
     close(fd);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int has_interpreter(Elf *elf)
@@ -102,7 +102,7 @@ int mpi_flavor_linkage(const char *path, int *is_static, int *defines_mpi)
     *is_static = *defines_mpi = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     elf_version(EV_CURRENT);
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     if (elf && elf_kind(elf) == ELF_K_ELF) {
@@ -111,5 +111,5 @@ int mpi_flavor_linkage(const char *path, int *is_static, int *defines_mpi)
     }
     elf_end(elf);
     close(fd);
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -73,7 +73,7 @@ static int size_table(observe_ranks *o)
 
 static int decided(const observed_rank *k)
 {
-    return k->cause != MG_OBSERVE_PENDING && k->cause != MG_OBSERVE_OK;
+    return k->cause != RANK_OBSERVE_PENDING && k->cause != RANK_OBSERVE_OK;
 }
 
 /* The pids of ranks still to be judged, from a fresh scan: a wrapper between the launcher and the
@@ -82,7 +82,7 @@ static void rescan(observe_ranks *o)
 {
     rank_scan_proc *procs;
     size_t n;
-    if (rank_scan("/proc", &o->js->selector, &procs, &n) != MG_OK)
+    if (rank_scan("/proc", &o->js->selector, &procs, &n) != MG_ERROR_OK)
         return;
     for (size_t i = 0; i < n; i++)
         if (procs[i].rank >= 0 && procs[i].rank < o->nranks)
@@ -115,9 +115,9 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, double sib
         return;
     rank_observe_cause before = k->cause;
     /* read while the process lives; a reading of a process that ended is kept */
-    if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != MG_OBSERVE_OK))) {
+    if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != RANK_OBSERVE_OK))) {
         rank_observe_sight fresh;
-        if (rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_OK)
+        if (rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_ERROR_OK)
             k->sight = fresh;
         else
             k->ended = 1;
@@ -200,7 +200,7 @@ int observe_ranks_update(observe_ranks *o, int job_ended)
     read_published(o, now);
     int undecided = 0;
     for (int r = 0; r < o->nranks; r++)
-        undecided += !o->ranks[r].published && o->ranks[r].cause == MG_OBSERVE_PENDING;
+        undecided += !o->ranks[r].published && o->ranks[r].cause == RANK_OBSERVE_PENDING;
     if (undecided && !job_ended)
         rescan(o);
     int newly_blind = 0;
@@ -217,7 +217,7 @@ int observe_ranks_update(observe_ranks *o, int job_ended)
 
 rank_observe_cause observe_ranks_cause(const observe_ranks *o, int r)
 {
-    return r >= 0 && r < o->nranks ? o->ranks[r].cause : MG_OBSERVE_PENDING;
+    return r >= 0 && r < o->nranks ? o->ranks[r].cause : RANK_OBSERVE_PENDING;
 }
 
 int observe_ranks_blind(const observe_ranks *o)
@@ -232,16 +232,16 @@ int observe_ranks_observed(const observe_ranks *o)
 {
     int n = 0;
     for (int r = 0; r < o->nranks; r++)
-        n += o->ranks[r].cause == MG_OBSERVE_OK;
+        n += o->ranks[r].cause == RANK_OBSERVE_OK;
     return n;
 }
 
 int observe_ranks_settled(const observe_ranks *o)
 {
-    if (o->nranks == 0 || mg_clock_seconds() - o->started_at < MG_OBSERVE_INIT_GRACE_S)
+    if (o->nranks == 0 || mg_clock_seconds() - o->started_at < RANK_OBSERVE_INIT_GRACE_S)
         return 0;
     for (int r = 0; r < o->nranks; r++)
-        if (o->ranks[r].cause == MG_OBSERVE_PENDING)
+        if (o->ranks[r].cause == RANK_OBSERVE_PENDING)
             return 0;
     return 1;
 }
@@ -253,8 +253,8 @@ int observe_ranks_verdict(const observe_ranks *o, int r, const char **cause, con
     const observed_rank *k = &o->ranks[r];
     int found = k->found_at > 0;
     *cause = found ? rank_observe_cause_name(k->cause) : "not_found";
-    *detail = k->cause == MG_OBSERVE_OK ? NULL
-              : found                   ? k->detail
+    *detail = k->cause == RANK_OBSERVE_OK ? NULL
+              : found                     ? k->detail
                       : "never found: it ended before a scan saw it, or never started";
     return 1;
 }

@@ -56,7 +56,7 @@ void observe_ranks_on_verdict(observe_ranks *o, observe_ranks_verdict_fn fn, voi
 int observe_ranks_remote(observe_ranks *o, int r, int pid, const char *node,
                          rank_observe_cause cause, const char *detail);
 
-/* The verdict on rank r so far (MG_OBSERVE_PENDING for a rank not known). */
+/* The verdict on rank r so far (RANK_OBSERVE_PENDING for a rank not known). */
 rank_observe_cause observe_ranks_cause(const observe_ranks *o, int r);
 /* Ranks with a blind verdict; ranks with the verdict "observed". */
 int observe_ranks_blind(const observe_ranks *o);

@@ -61,12 +61,12 @@ int rank_probe_open(rank_probe_kind kind, const char *token, int rank, int pid, 
     *out = NULL;
     rank_probe *p = calloc(1, sizeof *p);
     if (!p)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     p->kind = kind;
     p->rank = rank;
     p->pid = pid;
     p->sampled_stopped_cpu_ns = -1;
-    if (kind == MG_PROBE_SHM) {
+    if (kind == RANK_PROBE_SHM) {
         int rc = rank_state_reader_open(token, rank, &p->state);
         if (rc) {
             free(p);
@@ -74,20 +74,20 @@ int rank_probe_open(rank_probe_kind kind, const char *token, int rank, int pid, 
         }
     } else if (process_exited(pid)) {
         free(p);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     } else if (token) {
         snprintf(p->token, sizeof p->token, "%s", token);
     }
     p->next_open = atomic_load(&open_probes);
     atomic_store(&open_probes, p);
     *out = p;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int open_sampler(rank_probe *p)
 {
     if (p->sampler)
-        return MG_OK;
+        return MG_ERROR_OK;
     sampler_ptrace_params params;
     sampler_ptrace_params_default(&params);
     return sampler_ptrace_open(p->pid, &params, &p->sampler);
@@ -103,7 +103,7 @@ static int open_sampler(rank_probe *p)
 static void apply_counter(rank_probe *p, uint64_t others, rank_probe_reading *out)
 {
     int moved = p->read_before && out->counter != p->last_counter;
-    int polling = mpi_function_ids_class_of(out->fn) == MG_CLASS_POLL;
+    int polling = mpi_function_ids_class_of(out->fn) == MG_MPI_FUNCTION_IDS_CLASS_POLL;
     int other_calls = p->read_before && others != p->last_others;
     if (!out->in_mpi && polling && moved)
         out->in_mpi = 1;
@@ -135,7 +135,7 @@ static void count_frame_moves(rank_probe *p, const sampler_ptrace_result *sample
     }
     out->counter_known = 1;
     out->counter = p->frame_moves;
-    int polling = mpi_function_ids_class_of(out->fn) == MG_CLASS_POLL;
+    int polling = mpi_function_ids_class_of(out->fn) == MG_MPI_FUNCTION_IDS_CLASS_POLL;
     apply_counter(p, polling ? p->last_others : p->frame_moves, out);
 }
 
@@ -147,7 +147,7 @@ static int read_shm(rank_probe *p, const rank_state *s, rank_probe_reading *out)
     out->in_mpi = atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) > 0 ||
                   atomic_load_explicit(&s->finalized, memory_order_relaxed);
     apply_counter(p, atomic_load_explicit(&s->calls_not_polling, memory_order_relaxed), out);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Under ptrace, the readings in a row that the call counter may answer alone after a sample. */
@@ -164,7 +164,7 @@ static int read_counter_only(rank_probe *p, int with_cpu_time, rank_probe_readin
 {
     uint64_t counter, polls;
     if (with_cpu_time || p->counter_readings_left == 0 ||
-        mpi_function_ids_class_of(p->last_fn) == MG_CLASS_POLL ||
+        mpi_function_ids_class_of(p->last_fn) == MG_MPI_FUNCTION_IDS_CLASS_POLL ||
         !sampler_ptrace_read_counter(p->sampler, &counter, &polls) || counter == p->last_counter)
         return 0;
     out->counter_known = 1;
@@ -179,10 +179,10 @@ static int read_counter_only(rank_probe *p, int with_cpu_time, rank_probe_readin
 static int sample_for(rank_probe *p, enum probe_purpose purpose, const sampler_ptrace_result **out)
 {
     int rc = open_sampler(p);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = sampler_ptrace_sample(p->sampler, out);
     /* a sample that stopped no thread in time held them all the same, waiting */
-    if (rc == MG_OK || rc == MG_ETIMEOUT) {
+    if (rc == MG_ERROR_OK || rc == MG_ERROR_ETIMEOUT) {
         const sampler_ptrace_result *s = *out;
         probe_costs *c = &p->costs[purpose];
         c->samples++;
@@ -211,7 +211,7 @@ static int read_still_stopped(rank_probe *p, rank_probe_reading *out)
     int64_t cpu_ns = out->cpu_time_ns, slices;
     if (!out->stopped || p->sampled_stopped_cpu_ns < 0)
         return 0;
-    if (cpu_ns < 0 && rank_scan_cpu_time(p->pid, &cpu_ns, &slices) != MG_OK)
+    if (cpu_ns < 0 && rank_scan_cpu_time(p->pid, &cpu_ns, &slices) != MG_ERROR_OK)
         return 0;
     if (cpu_ns - p->sampled_stopped_cpu_ns > RESTOP_CPU_NS)
         return 0;
@@ -244,7 +244,8 @@ static void read_unstopped(rank_probe *p, rank_probe_reading *out)
  * of calls entered, the segment's is of calls completed: its first reading compares with none. */
 static const rank_state *segment(rank_probe *p)
 {
-    if (!p->state && p->token[0] && rank_state_reader_open(p->token, p->rank, &p->state) == MG_OK)
+    if (!p->state && p->token[0] &&
+        rank_state_reader_open(p->token, p->rank, &p->state) == MG_ERROR_OK)
         p->read_before = 0;
     return p->state && p->state->pid == p->pid ? p->state : NULL;
 }
@@ -254,22 +255,22 @@ static const rank_state *segment(rank_probe *p)
 static int read_stack_verdict(rank_probe *p, rank_probe_reading *out)
 {
     if (read_still_stopped(p, out))
-        return MG_OK;
+        return MG_ERROR_OK;
     const sampler_ptrace_result *sample;
     int rc = sample_for(p, PURPOSE_SCAN, &sample);
-    if (rc == MG_ENOENT) {
+    if (rc == MG_ERROR_ENOENT) {
         out->exited = 1;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    if (rc != MG_OK && rc != MG_ETIMEOUT)
+    if (rc != MG_ERROR_OK && rc != MG_ERROR_ETIMEOUT)
         return rc;
     out->held_ns = sample->held_ns;
     p->sampled_stopped_cpu_ns = -1;
-    if (rc == MG_ETIMEOUT)
-        return MG_OK;
+    if (rc == MG_ERROR_ETIMEOUT)
+        return MG_ERROR_OK;
     out->frozen_ns = sample->held_ns - sample->stop_ns;
-    out->exited = sample->verdict == STACK_EXITED;
-    if (sample->verdict == STACK_IN_MPI) {
+    out->exited = sample->verdict == STACK_CLASSIFY_EXITED;
+    if (sample->verdict == STACK_CLASSIFY_IN_MPI) {
         mpi_function_ids_fn fn = mpi_function_ids_lookup(sample->mpi_function);
         out->in_mpi = 1;
         out->fn = fn == MG_FN_NONE ? out->fn : fn;
@@ -279,7 +280,7 @@ static int read_stack_verdict(rank_probe *p, rank_probe_reading *out)
     int64_t slices;
     if (out->stopped && !out->exited)
         rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Under ptrace, a reading the rank's segment answers as under shm, without stopping the rank: all
@@ -294,41 +295,41 @@ static int read_segment(rank_probe *p, int with_cpu_time, rank_probe_reading *ou
     if (!s)
         return -1;
     read_shm(p, s, out);
-    if (with_cpu_time && with_cpu_time != MG_PROBE_GAP_ONLY && !out->in_mpi && !out->exited)
+    if (with_cpu_time && with_cpu_time != RANK_PROBE_GAP_ONLY && !out->in_mpi && !out->exited)
         return read_stack_verdict(p, out);
     p->by_segment[with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL]++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int read_state(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
 {
-    if (p->kind == MG_PROBE_SHM)
+    if (p->kind == RANK_PROBE_SHM)
         return read_shm(p, p->state, out);
     int rc = read_segment(p, with_cpu_time, out);
     if (rc >= 0)
         return rc;
     if (read_counter_only(p, with_cpu_time, out) || read_still_stopped(p, out))
-        return MG_OK;
-    if (with_cpu_time == MG_PROBE_GAP_ONLY && p->sampler) {
+        return MG_ERROR_OK;
+    if (with_cpu_time == RANK_PROBE_GAP_ONLY && p->sampler) {
         read_unstopped(p, out);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     const sampler_ptrace_result *sample;
     rc = sample_for(p, with_cpu_time ? PURPOSE_SCAN : PURPOSE_MODEL, &sample);
-    if (rc == MG_ENOENT) {
+    if (rc == MG_ERROR_ENOENT) {
         out->exited = 1;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    if (rc == MG_ETIMEOUT) {
+    if (rc == MG_ERROR_ETIMEOUT) {
         out->held_ns = sample->held_ns;
         if (!out->exited)
             read_unstopped(p, out);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (rc)
         return rc;
-    out->exited = sample->verdict == STACK_EXITED;
-    out->in_mpi = sample->verdict == STACK_IN_MPI;
+    out->exited = sample->verdict == STACK_CLASSIFY_EXITED;
+    out->in_mpi = sample->verdict == STACK_CLASSIFY_IN_MPI;
     out->held_ns = sample->held_ns;
     out->frozen_ns = sample->held_ns - sample->stop_ns;
     /* Outside MPI the reading carries the function last seen, as the shm state does: a rank that
@@ -348,7 +349,7 @@ static int read_state(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
     int64_t slices;
     if (out->stopped && !out->exited)
         rank_scan_cpu_time(p->pid, &p->sampled_stopped_cpu_ns, &slices);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* What /proc says of the process: gone, runnable, stopped from outside, and with_cpu_time its CPU
@@ -378,8 +379,8 @@ int rank_probe_read(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
 int rank_probe_read_opening(rank_probe_kind kind, const char *token, int rank, int pid,
                             rank_probe **probe, int with_cpu_time, rank_probe_reading *out)
 {
-    int rc = *probe ? MG_OK : rank_probe_open(kind, token, rank, pid, probe);
-    if (rc == MG_ENOENT) {
+    int rc = *probe ? MG_ERROR_OK : rank_probe_open(kind, token, rank, pid, probe);
+    if (rc == MG_ERROR_ENOENT) {
         /* the process tells whether it is stopped from outside: a rank stopped before MPI_Init
          * publishes nothing, and the others wait for it */
         read_process(pid, with_cpu_time, out);
@@ -387,7 +388,7 @@ int rank_probe_read_opening(rank_probe_kind kind, const char *token, int rank, i
             out->in_mpi = 1;
             out->fn = MG_FN_Init;
         }
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     return rc ? rc : rank_probe_read(*probe, with_cpu_time, out);
 }
@@ -407,17 +408,19 @@ static void say_costs(const rank_probe *p)
     for (int k = 0; k < PURPOSES; k++) {
         const probe_costs *c = &p->costs[k];
         if (c->samples)
-            mg_info("hang: ptrace held rank %d %.1f ms in %llu %s samples: seize %.1f, wait for "
-                    "the stop %.1f, registers and unwind %.1f, release %.1f ms",
-                    p->rank, 1e-6 * (double)c->held_ns, (unsigned long long)c->samples, purposes[k],
-                    1e-6 * (double)(c->stop_ns - c->wait_ns), 1e-6 * (double)c->wait_ns,
-                    1e-6 * (double)c->unwind_ns, 1e-6 * (double)c->release_ns);
+            mg_log_info(
+                "hang: ptrace held rank %d %.1f ms in %llu %s samples: seize %.1f, wait for "
+                "the stop %.1f, registers and unwind %.1f, release %.1f ms",
+                p->rank, 1e-6 * (double)c->held_ns, (unsigned long long)c->samples, purposes[k],
+                1e-6 * (double)(c->stop_ns - c->wait_ns), 1e-6 * (double)c->wait_ns,
+                1e-6 * (double)c->unwind_ns, 1e-6 * (double)c->release_ns);
     }
     if (p->by_segment[PURPOSE_MODEL] || p->by_segment[PURPOSE_SCAN])
-        mg_info("hang: rank %d was read from its segment without a stop in %llu model samples and "
-                "%llu scan samples",
-                p->rank, (unsigned long long)p->by_segment[PURPOSE_MODEL],
-                (unsigned long long)p->by_segment[PURPOSE_SCAN]);
+        mg_log_info(
+            "hang: rank %d was read from its segment without a stop in %llu model samples and "
+            "%llu scan samples",
+            p->rank, (unsigned long long)p->by_segment[PURPOSE_MODEL],
+            (unsigned long long)p->by_segment[PURPOSE_SCAN]);
 }
 
 void rank_probe_stack(rank_probe *p, rank_stack *out)
@@ -426,11 +429,12 @@ void rank_probe_stack(rank_probe *p, rank_stack *out)
     for (int i = 0; i < RANK_PROBE_STACK_TRIES && out->nframes == 0; i++) {
         const sampler_ptrace_result *sample;
         int rc = rank_probe_stacks(p, &sample);
-        if (rc == MG_OK) {
+        if (rc == MG_ERROR_OK) {
             sampler_ptrace_add_sources(p->sampler);
             stack_from_sample(sample, out);
         }
-        if ((rc != MG_OK && rc != MG_ETIMEOUT) || (rc == MG_OK && sample->verdict == STACK_EXITED))
+        if ((rc != MG_ERROR_OK && rc != MG_ERROR_ETIMEOUT) ||
+            (rc == MG_ERROR_OK && sample->verdict == STACK_CLASSIFY_EXITED))
             return;
     }
 }

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-typedef enum rank_probe_kind { MG_PROBE_SHM, MG_PROBE_PTRACE } rank_probe_kind;
+typedef enum rank_probe_kind { RANK_PROBE_SHM, RANK_PROBE_PTRACE } rank_probe_kind;
 
 typedef struct rank_probe_reading {
     int exited; /* the process is gone (or a zombie) */
@@ -47,14 +47,14 @@ typedef struct rank_probe rank_probe;
 
 /* Prepares to probe rank `rank` (process pid) of the job with the given token (shm needs it; under
  * ptrace, NULL or "" for a rank whose segment must not be read). Does not stop the process.
- * MG_ENOENT when the process is gone or, for shm, has not published yet; MG_EPERM when ptrace is
- * refused; MG_ENOMEM. */
+ * MG_ERROR_ENOENT when the process is gone or, for shm, has not published yet; MG_ERROR_EPERM when
+ * ptrace is refused; MG_ERROR_ENOMEM. */
 int rank_probe_open(rank_probe_kind kind, const char *token, int rank, int pid, rank_probe **out);
 
 /* What a reading needs beyond the process's state (rank_probe_read's with_cpu_time, a set of
- * bits; a true value is MG_PROBE_CPU_TIME): the CPU time; and GAP_ONLY, the CPU time and counter
+ * bits; a true value is RANK_PROBE_CPU_TIME): the CPU time; and GAP_ONLY, the CPU time and counter
  * alone, where the rank is being allowed to be the last seen (hang_watch_step.gap_only). */
-enum { MG_PROBE_CPU_TIME = 1, MG_PROBE_GAP_ONLY = 2 | MG_PROBE_CPU_TIME };
+enum { RANK_PROBE_CPU_TIME = 1, RANK_PROBE_GAP_ONLY = 2 | RANK_PROBE_CPU_TIME };
 
 /* Reads the rank's state now, and with_cpu_time its CPU time too (one more /proc file: the
  * verification scans need it, the model's samples do not). With a counter, a rank whose last call

@@ -61,15 +61,15 @@ int rank_scan_environ_get(const char *proc_root, int pid, const char *name, char
     snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
     char *env = malloc(ENVIRON_MAX + 1);
     if (!env)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     ssize_t len = read_file(path, env, ENVIRON_MAX);
-    int rc = MG_ENOENT;
+    int rc = MG_ERROR_ENOENT;
     if (len > 0) {
         env[len] = '\0';
         const char *v = environ_lookup(env, (size_t)len, name);
         if (v) {
             snprintf(value, valuelen, "%s", v);
-            rc = MG_OK;
+            rc = MG_ERROR_OK;
         }
     }
     free(env);
@@ -127,13 +127,13 @@ int rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices)
     long long on_cpu, waited, count;
     *cpu_ns = *slices = -1;
     if (n <= 0)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     buf[n] = '\0';
     if (sscanf(buf, "%lld %lld %lld", &on_cpu, &waited, &count) != 3 || on_cpu < 0 || count < 0)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     *cpu_ns = on_cpu;
     *slices = count;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 double rank_scan_cpu_share(size_t nranks)
@@ -158,7 +158,7 @@ static int maps_mpi_library(const char *proc_root, int pid)
         char *name = strchr(line, '/');
         if (name) {
             name[strcspn(name, "\n")] = '\0';
-            found = mpi_flavor_of_library(name) != MG_FLAVOR_UNKNOWN;
+            found = mpi_flavor_of_library(name) != MG_MPI_FLAVOR_UNKNOWN;
         }
     }
     fclose(f);
@@ -242,26 +242,26 @@ static size_t deduplicate(proc_entry *c, size_t n, const proc_entry *all, size_t
 
 /* Every process of proc_root but this one (all) and those the selector picks with a rank in their
  * environment, or without one for any_process (cand); both arrays the caller's to free, also on
- * failure. 0, MG_EIO, MG_ENOMEM. */
+ * failure. 0, MG_ERROR_EIO, MG_ERROR_ENOMEM. */
 static int read_processes(const char *proc_root, const rank_scan_selector *sel, proc_entry **all,
                           size_t *nall, proc_entry **cand, size_t *ncand)
 {
     DIR *dir = opendir(proc_root);
     if (!dir)
-        return MG_EIO;
+        return MG_ERROR_EIO;
     size_t cap_all = 0, cap_cand = 0;
     char *env = malloc(ENVIRON_MAX + 1);
-    int rc = env ? MG_OK : MG_ENOMEM;
+    int rc = env ? MG_ERROR_OK : MG_ERROR_ENOMEM;
     int self = getpid();
     struct dirent *de;
-    while (rc == MG_OK && (de = readdir(dir)) != NULL) {
+    while (rc == MG_ERROR_OK && (de = readdir(dir)) != NULL) {
         int pid;
         if (!parse_int(de->d_name, &pid) || pid == self)
             continue;
         proc_entry e = {.pid = pid, .ppid = read_ppid(proc_root, pid), .rank = -1, .size = -1};
         if (e.ppid < 0)
             continue; /* vanished */
-        if ((rc = mg_array_reserve((void **)all, &cap_all, *nall + 1, sizeof **all)) != MG_OK)
+        if ((rc = mg_array_reserve((void **)all, &cap_all, *nall + 1, sizeof **all)) != MG_ERROR_OK)
             break;
         (*all)[(*nall)++] = e;
         char path[256];
@@ -271,7 +271,8 @@ static int read_processes(const char *proc_root, const rank_scan_selector *sel, 
             (!first_int(env, (size_t)len, rank_variables, &e.rank) && !sel->any_process))
             continue;
         first_int(env, (size_t)len, size_variables, &e.size);
-        if ((rc = mg_array_reserve((void **)cand, &cap_cand, *ncand + 1, sizeof **cand)) != MG_OK)
+        if ((rc = mg_array_reserve((void **)cand, &cap_cand, *ncand + 1, sizeof **cand)) !=
+            MG_ERROR_OK)
             break;
         (*cand)[(*ncand)++] = e;
     }
@@ -311,13 +312,13 @@ int rank_scan(const char *proc_root, const rank_scan_selector *sel, rank_scan_pr
     size_t nall = 0, ncand = 0;
     proc_entry *all = NULL, *cand = NULL;
     int rc = read_processes(proc_root, sel, &all, &nall, &cand, &ncand);
-    size_t kept = rc == MG_OK ? keep_ranks(proc_root, sel, all, nall, cand, ncand) : 0;
+    size_t kept = rc == MG_ERROR_OK ? keep_ranks(proc_root, sel, all, nall, cand, ncand) : 0;
     if (kept == SIZE_MAX)
-        rc = MG_ENOMEM;
-    rank_scan_proc *result = rc == MG_OK ? malloc((kept ? kept : 1) * sizeof *result) : NULL;
-    if (rc == MG_OK && !result)
-        rc = MG_ENOMEM;
-    if (rc == MG_OK) {
+        rc = MG_ERROR_ENOMEM;
+    rank_scan_proc *result = rc == MG_ERROR_OK ? malloc((kept ? kept : 1) * sizeof *result) : NULL;
+    if (rc == MG_ERROR_OK && !result)
+        rc = MG_ERROR_ENOMEM;
+    if (rc == MG_ERROR_OK) {
         for (size_t i = 0; i < kept; i++)
             result[i] = (rank_scan_proc){
                 .pid = cand[i].pid, .rank = cand[i].rank, .size = cand[i].size};

@@ -27,7 +27,8 @@ typedef struct rank_scan_proc {
  * When several processes carry the same rank (a wrapper such as `timeout ./app`, or a child the
  * rank forked), the one that maps an MPI library wins, and among those the deepest descendant
  * (with any_process, every one is kept).
- * proc_root is "/proc" except in tests. Returns MG_ENOMEM or MG_EIO (proc_root unreadable). */
+ * proc_root is "/proc" except in tests. Returns MG_ERROR_ENOMEM or MG_ERROR_EIO (proc_root
+ * unreadable). */
 int rank_scan(const char *proc_root, const rank_scan_selector *sel, rank_scan_proc **out,
               size_t *count);
 
@@ -54,8 +55,8 @@ static inline int mg_process_state_sleeping(char state)
 }
 
 /* How long the process's main thread has run on a CPU since it started (*cpu_ns) and in how many
- * slices (*slices: times it was put on a CPU), from /proc/PID/schedstat. Both -1, and MG_ENOENT,
- * when the process does not exist or the kernel keeps no such count; else 0. */
+ * slices (*slices: times it was put on a CPU), from /proc/PID/schedstat. Both -1, and
+ * MG_ERROR_ENOENT, when the process does not exist or the kernel keeps no such count; else 0. */
 int rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices);
 
 /* The share of a CPU each of nranks busy ranks gets on this node when it runs nothing else: the
@@ -63,8 +64,8 @@ int rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices);
  * 1. */
 double rank_scan_cpu_share(size_t nranks);
 
-/* Reads one variable from /proc/PID/environ into value. MG_ENOENT when the process or the variable
- * does not exist. */
+/* Reads one variable from /proc/PID/environ into value. MG_ERROR_ENOENT when the process or the
+ * variable does not exist. */
 int rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
                           size_t valuelen);
 

@@ -54,7 +54,7 @@ static int read_maps(const char *proc_root, int pid, const char *library, rank_o
     snprintf(path, sizeof path, "%s/%d/maps", proc_root, pid);
     FILE *f = fopen(path, "re");
     if (!f)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     while (fgets(line, sizeof line, f)) {
         char *name = strchr(line, '/');
         if (!name)
@@ -62,13 +62,13 @@ static int read_maps(const char *proc_root, int pid, const char *library, rank_o
         name[strcspn(name, "\n")] = '\0';
         const char *base = base_name(name);
         out->library_mapped |= strcmp(base, base_name(library)) == 0;
-        if (out->mapped_mpi == MG_FLAVOR_UNKNOWN)
+        if (out->mapped_mpi == MG_MPI_FLAVOR_UNKNOWN)
             out->mapped_mpi = mpi_flavor_of_library(base);
         if (!out->binding[0] && is_binding(base))
             snprintf(out->binding, sizeof out->binding, "%s", base);
     }
     fclose(f);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Whether pid has another UTS namespace (a hostname of its own) than this process: unknown (a
@@ -88,17 +88,17 @@ int rank_sight_read(const char *proc_root, int pid, const char *library, rank_ob
     *out = (rank_observe_sight){0};
     int rc = rank_scan_environ_get(proc_root, pid, MG_ENV_PRELOAD, out->preload,
                                    sizeof out->preload);
-    if (rc == MG_ENOMEM)
+    if (rc == MG_ERROR_ENOMEM)
         return rc;
-    out->preload_set = rc == MG_OK;
+    out->preload_set = rc == MG_ERROR_OK;
     out->preload_names_library = out->preload_set && list_names(out->preload, library);
-    if ((rc = read_maps(proc_root, pid, library, out)) != MG_OK)
+    if ((rc = read_maps(proc_root, pid, library, out)) != MG_ERROR_OK)
         return rc;
     char exe[256];
     snprintf(exe, sizeof exe, "%s/%d/exe", proc_root, pid);
-    if (mpi_flavor_linkage(exe, &out->static_binary, &out->binary_defines_mpi) != MG_OK)
-        return MG_ENOENT;
+    if (mpi_flavor_linkage(exe, &out->static_binary, &out->binary_defines_mpi) != MG_ERROR_OK)
+        return MG_ERROR_ENOENT;
     out->other_node = other_node(proc_root, pid);
     out->read = 1;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -9,7 +9,8 @@
 
 /* Reads the process pid under proc_root ("/proc" except in tests); library is the interposition
  * library's path as mpiguard passed it. *out is zeroed first and its `read` set only when the
- * process's maps and executable could be read. Returns 0, or MG_ENOENT when the process is gone. */
+ * process's maps and executable could be read. Returns 0, or MG_ERROR_ENOENT when the process is
+ * gone. */
 int rank_sight_read(const char *proc_root, int pid, const char *library, rank_observe_sight *out);
 
 #endif

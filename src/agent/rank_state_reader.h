@@ -6,7 +6,8 @@
 #include "rank_state.h"
 
 /* Maps the segment of (token, rank) read-only. The mapping stays valid after the rank unlinks it at
- * MPI_Finalize. MG_ENOENT while the rank has not published yet; MG_EVERSION for another layout. */
+ * MPI_Finalize. MG_ERROR_ENOENT while the rank has not published yet; MG_ERROR_EVERSION for another
+ * layout. */
 int rank_state_reader_open(const char *token, int rank, const rank_state **out);
 void rank_state_reader_close(const rank_state *state);
 

@@ -68,10 +68,10 @@ int site_resolver_create(site_resolver **out)
     }
     if (!r || !r->entries) {
         free(r);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     *out = r;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void site_resolver_destroy(site_resolver *r)
@@ -108,14 +108,14 @@ static int grow(site_resolver *r)
     bigger.cap = r->cap * 2;
     bigger.entries = calloc(bigger.cap, sizeof *bigger.entries);
     if (!bigger.entries)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (size_t i = 0; i < r->cap; i++)
         if (r->entries[i].addr)
             *slot(&bigger, r->entries[i].rank, r->entries[i].addr) = r->entries[i];
     free(r->entries);
     r->entries = bigger.entries;
     r->cap = bigger.cap;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void fill(const site_entry *e, site_resolver_info *out)
@@ -129,11 +129,11 @@ static void fill(const site_entry *e, site_resolver_info *out)
 
 int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_resolver_info *site)
 {
-    if (2 * (r->used + 1) > r->cap && grow(r) != MG_OK)
-        return MG_ENOMEM;
+    if (2 * (r->used + 1) > r->cap && grow(r) != MG_ERROR_OK)
+        return MG_ERROR_ENOMEM;
     site_entry *e = slot(r, rank, addr);
     if (e->addr)
-        return MG_OK;
+        return MG_ERROR_OK;
     *e = (site_entry){.rank = rank,
                       .addr = addr,
                       .line = site->line,
@@ -142,7 +142,7 @@ int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_re
                       .function = site->function ? strdup(site->function) : NULL,
                       .file = site->file ? strdup(site->file) : NULL};
     r->used++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_resolver_info *out)
@@ -252,7 +252,7 @@ static int resolve_and_store(site_resolver *r, int key, uint64_t addr, Dwfl_Modu
         site.in_mpi_binding = (site.file && in_mpi_cxx_bindings(site.file)) ||
                               is_mpi_cxx_library(m);
     }
-    if (site_resolver_store(r, key, addr, &site) != MG_OK)
+    if (site_resolver_store(r, key, addr, &site) != MG_ERROR_OK)
         return 0;
     site_resolver_cached(r, key, addr, out);
     return 1;

@@ -25,7 +25,7 @@ typedef struct site_resolver_info {
     int line_is_procedure;
 } site_resolver_info;
 
-/* Errors: MG_ENOMEM. */
+/* Errors: MG_ERROR_ENOMEM. */
 int site_resolver_create(site_resolver **out);
 void site_resolver_destroy(site_resolver *r);
 /* Opens the libdwfl session of process pid now, reading its /proc/PID/maps while it lives, so that
@@ -48,7 +48,7 @@ int site_resolver_lookup(site_resolver *r, int rank, int pid, uint64_t addr, con
 int site_resolver_lookup_object(site_resolver *r, const char *object, uint64_t offset,
                                 const char *called, site_resolver_info *out);
 /* Stores a site resolved elsewhere (another agent); site's strings are copied. Errors:
- * MG_ENOMEM. */
+ * MG_ERROR_ENOMEM. */
 int site_resolver_store(site_resolver *r, int rank, uint64_t addr, const site_resolver_info *site);
 /* The cached site of (rank, addr), or 0 when never resolved. */
 int site_resolver_cached(const site_resolver *r, int rank, uint64_t addr, site_resolver_info *out);

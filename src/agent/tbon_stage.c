@@ -43,7 +43,7 @@ typedef struct stage {
 static int append_frame(agent_proto_buf *b, agent_proto_msg_type type, const uint8_t *payload,
                         size_t len)
 {
-    uint8_t header[AGENT_FRAME_HEADER];
+    uint8_t header[AGENT_PROTO_FRAME_HEADER];
     agent_proto_frame_header_put(header, type, (uint32_t)len);
     int rc = agent_proto_put_bytes(b, header, sizeof header);
     return rc ? rc : agent_proto_put_bytes(b, payload, len);
@@ -63,11 +63,11 @@ static int pass_up(void *ctx, const uint8_t *record, size_t len, const int32_t *
     int rc;
     (void)summary; /* the parent knows the share a summary of this stream stands for */
     if (n_summary) {
-        uint8_t frame[AGENT_FRAME_HEADER + 4 + CHECK_EVENT_HEADER_SIZE];
+        uint8_t frame[AGENT_PROTO_FRAME_HEADER + 4 + CHECK_EVENT_HEADER_SIZE];
         size_t n = record_stream_summary(frame, sizeof frame, n_summary, record, len);
-        rc = n ? agent_proto_put_bytes(&s->out, frame, n) : MG_EINVAL;
+        rc = n ? agent_proto_put_bytes(&s->out, frame, n) : MG_ERROR_EINVAL;
     } else {
-        rc = append_frame(&s->out, AGENT_MSG_RECORD, record, len);
+        rc = append_frame(&s->out, AGENT_PROTO_MSG_RECORD, record, len);
     }
     return rc || s->out.len < STAGE_OUT_BATCH ? rc : write_out(s);
 }
@@ -75,7 +75,7 @@ static int pass_up(void *ctx, const uint8_t *record, size_t len, const int32_t *
 /* A frame of input i. */
 static int on_frame(stage *s, int i, const agent_proto_frame *f, char *err, size_t errlen)
 {
-    if (f->type == AGENT_MSG_WORLD) {
+    if (f->type == AGENT_PROTO_MSG_WORLD) {
         int32_t rank, world;
         uint64_t wide;
         int rc = record_stream_parse_pair(f, &rank, &world, &wide);
@@ -95,7 +95,7 @@ static int on_frame(stage *s, int i, const agent_proto_frame *f, char *err, size
         }
         rc = s->ended && s->share
                  ? tbon_leaf_create(world, s->share, s->count, pass_up, s, &s->leaf)
-                 : MG_ENOMEM;
+                 : MG_ERROR_ENOMEM;
         if (rc) {
             snprintf(err, errlen, "a share of %d ranks (%d-%d) does not fit a job of %d ranks",
                      s->count, s->count > 0 ? s->share[0] : 0,
@@ -104,22 +104,22 @@ static int on_frame(stage *s, int i, const agent_proto_frame *f, char *err, size
         }
         return append_frame(&s->out, f->type, f->payload, f->length);
     }
-    if (f->type == AGENT_MSG_RECORD || f->type == AGENT_MSG_SUMMARY) {
+    if (f->type == AGENT_PROTO_MSG_RECORD || f->type == AGENT_PROTO_MSG_SUMMARY) {
         size_t used, len;
         int32_t ranks;
         const uint8_t *record;
-        int rc = s->leaf ? MG_OK : MG_EFORMAT;
-        if (!rc && f->type == AGENT_MSG_RECORD) {
+        int rc = s->leaf ? MG_ERROR_OK : MG_ERROR_EFORMAT;
+        if (!rc && f->type == AGENT_PROTO_MSG_RECORD) {
             rc = tbon_leaf_feed_bytes(s->leaf, f->payload, f->length, &used);
         } else if (!rc) {
             /* with a share of the world, the one input streams the share */
             const int32_t *child = s->params->shares ? s->share : s->params->input_ranks[i];
             int32_t n = s->params->shares ? s->count : s->params->input_count[i];
             rc = record_stream_parse_summary(f, &ranks, &record, &len);
-            rc = rc ? rc : ranks != n ? MG_EFORMAT : MG_OK;
+            rc = rc ? rc : ranks != n ? MG_ERROR_EFORMAT : MG_ERROR_OK;
             rc = rc ? rc : tbon_leaf_feed_summary(s->leaf, record, len, child, n, &used);
         }
-        if (rc && rc != MG_EIO) {
+        if (rc && rc != MG_ERROR_EIO) {
             snprintf(err, errlen, "a record the stage refused (%s)%s", mg_error_string(rc),
                      s->leaf ? "" : ": it came before the world size");
         }
@@ -128,11 +128,11 @@ static int on_frame(stage *s, int i, const agent_proto_frame *f, char *err, size
     int32_t rank, end;
     uint64_t lost;
     int32_t place = -1;
-    if (f->type == AGENT_MSG_END && !record_stream_parse_pair(f, &rank, &end, &lost) &&
+    if (f->type == AGENT_PROTO_MSG_END && !record_stream_parse_pair(f, &rank, &end, &lost) &&
         (place = tbon_leaf_share_place(s->share, s->count, rank)) >= 0) {
         s->ended[place] = 1;
     }
-    agent_proto_buf *to = f->type == AGENT_MSG_END ? &s->ends : &s->out;
+    agent_proto_buf *to = f->type == AGENT_PROTO_MSG_END ? &s->ends : &s->out;
     return append_frame(to, f->type, f->payload, f->length);
 }
 
@@ -145,9 +145,9 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
         while (i < n_children && tbon_leaf_share_place(ranks[i], count[i], calls[k].rank) < 0) {
             i++;
         }
-        uint8_t frame[AGENT_FRAME_HEADER + 16];
-        size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_COMPLETED, calls[k].rank, 0,
-                                        calls[k].exit_seq);
+        uint8_t frame[AGENT_PROTO_FRAME_HEADER + 16];
+        size_t len = record_stream_pair(frame, sizeof frame, AGENT_PROTO_MSG_COMPLETED,
+                                        calls[k].rank, 0, calls[k].exit_seq);
         if (i < n_children && outputs[i] >= 0 && agent_proto_send_bytes(outputs[i], frame, len)) {
             outputs[i] = -1;
         }
@@ -161,7 +161,7 @@ void tbon_stage_tell_children(const tbon_leaf_call *calls, size_t n, int n_child
  * comes) or RELEASE. */
 static void tell_each_child(stage *s, agent_proto_msg_type type)
 {
-    uint8_t frame[AGENT_FRAME_HEADER];
+    uint8_t frame[AGENT_PROTO_FRAME_HEADER];
     agent_proto_frame_header_put(frame, type, 0);
     for (int i = 0; i < s->params->n_inputs; i++) {
         if (s->answers_out[i] >= 0 &&
@@ -174,7 +174,7 @@ static void tell_each_child(stage *s, agent_proto_msg_type type)
 /* Sends every held call up, then the END frames held behind them. */
 static int release_held(stage *s)
 {
-    int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_OK;
+    int rc = s->leaf ? tbon_leaf_flush(s->leaf) : MG_ERROR_OK;
     if (!rc && s->ends.len) {
         rc = agent_proto_put_bytes(&s->out, s->ends.data, s->ends.len);
         s->ends.len = 0;
@@ -188,12 +188,12 @@ static int read_answers(stage *s, agent_proto_reader *reader, int *open)
     uint8_t chunk[4096];
     ssize_t n = read(s->params->answers_in, chunk, sizeof chunk);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (n <= 0) {
         *open = 0;
         s->no_more = 1; /* the parent went away: no answer can come */
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     int rc = agent_proto_reader_push(reader, chunk, (size_t)n);
     agent_proto_frame f;
@@ -202,19 +202,19 @@ static int read_answers(stage *s, agent_proto_reader *reader, int *open)
     while (!rc && (got = agent_proto_reader_next(reader, &f, why, sizeof why)) > 0) {
         int32_t rank, reserved;
         uint64_t exit_seq;
-        if (f.type == AGENT_MSG_COMPLETED && s->leaf &&
+        if (f.type == AGENT_PROTO_MSG_COMPLETED && s->leaf &&
             !record_stream_parse_pair(&f, &rank, &reserved, &exit_seq)) {
             rc = tbon_leaf_completed(s->leaf, rank, exit_seq);
         }
-        if (!rc && f.type == AGENT_MSG_RELEASE) {
+        if (!rc && f.type == AGENT_PROTO_MSG_RELEASE) {
             /* the root waits on a call held below: the quiet time is not waited for */
             rc = release_held(s);
-            tell_each_child(s, AGENT_MSG_RELEASE);
+            tell_each_child(s, AGENT_PROTO_MSG_RELEASE);
         }
-        s->no_more |= f.type == AGENT_MSG_NO_MORE;
-        s->answers_heard += f.type == AGENT_MSG_COMPLETED;
+        s->no_more |= f.type == AGENT_PROTO_MSG_NO_MORE;
+        s->answers_heard += f.type == AGENT_PROTO_MSG_COMPLETED;
         /* what the answer let go goes up first: ENDED is said again after it */
-        s->sent_ended &= f.type != AGENT_MSG_COMPLETED;
+        s->sent_ended &= f.type != AGENT_PROTO_MSG_COMPLETED;
     }
     return rc;
 }
@@ -224,16 +224,16 @@ static int lose_input(stage *s, int i, tbon_stage_result *res)
 {
     const tbon_stage_params *p = s->params;
     res->broken_inputs++;
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     /* with a share of the world, the one input streams the share */
     const int32_t *child = p->shares ? s->share : p->input_ranks[i];
     int32_t count = p->shares ? s->count : p->input_count[i];
     for (int32_t k = 0; !rc && k < count; k++) {
         int32_t r = child[k], place = tbon_leaf_share_place(s->share, s->count, r);
         if (place >= 0 && !s->ended[place]) {
-            uint8_t frame[AGENT_FRAME_HEADER + 16];
-            size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_END, r, CHECK_AGENT_LOST,
-                                            0);
+            uint8_t frame[AGENT_PROTO_FRAME_HEADER + 16];
+            size_t len = record_stream_pair(frame, sizeof frame, AGENT_PROTO_MSG_END, r,
+                                            CHECK_AGENT_LOST, 0);
             rc = agent_proto_put_bytes(&s->ends, frame, len);
         }
     }
@@ -248,7 +248,7 @@ static int broken_input(stage *s, int i, tbon_stage_result *res, char *err, size
         return lose_input(s, i, res);
     res->broken_inputs++;
     snprintf(err, errlen, "its node's agent was lost");
-    return MG_ECHILD;
+    return MG_ERROR_ECHILD;
 }
 
 /* Reads what input i has; *open becomes 0 at its end. A stream that breaks, or closes without
@@ -260,7 +260,7 @@ static int read_input(stage *s, int i, agent_proto_reader *reader, int *open,
     uint8_t chunk[64u << 10];
     ssize_t n = read(fd, chunk, sizeof chunk);
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (n <= 0) {
         *open = 0;
@@ -268,7 +268,7 @@ static int read_input(stage *s, int i, agent_proto_reader *reader, int *open,
         s->answers_out[i] = -1;
         return n < 0 || !s->done[i] || agent_proto_reader_partial(reader)
                    ? broken_input(s, i, res, err, errlen)
-                   : MG_OK;
+                   : MG_ERROR_OK;
     }
     int rc = agent_proto_reader_push(reader, chunk, (size_t)n);
     agent_proto_frame f;
@@ -283,9 +283,9 @@ static int read_input(stage *s, int i, agent_proto_reader *reader, int *open,
         }
         int32_t reserved, unused;
         uint64_t heard;
-        if (f.type == AGENT_MSG_DONE) {
+        if (f.type == AGENT_PROTO_MSG_DONE) {
             s->done[i] = s->finished[i] = 1;
-        } else if (f.type == AGENT_MSG_ENDED) {
+        } else if (f.type == AGENT_PROTO_MSG_ENDED) {
             if (!record_stream_parse_pair(&f, &reserved, &unused, &heard)) {
                 s->ended_after[i] = heard + 1;
             }
@@ -312,10 +312,10 @@ static int end_round(stage *s, int answers_open)
     for (int i = 0; i < s->params->n_inputs; i++) {
         all_ended &= s->finished[i] || s->ended_after[i] == s->answered[i] + 1;
     }
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     if (all_ended && !s->sent_ended) {
-        uint8_t frame[AGENT_FRAME_HEADER + 16];
-        size_t len = record_stream_pair(frame, sizeof frame, AGENT_MSG_ENDED, -1, 0,
+        uint8_t frame[AGENT_PROTO_FRAME_HEADER + 16];
+        size_t len = record_stream_pair(frame, sizeof frame, AGENT_PROTO_MSG_ENDED, -1, 0,
                                         s->answers_heard);
         s->sent_ended = 1;
         rc = agent_proto_put_bytes(&s->out, frame, len);
@@ -323,7 +323,7 @@ static int end_round(stage *s, int answers_open)
     s->no_more |= s->sent_ended && !answers_open;
     rc = rc || !s->out.len ? rc : write_out(s);
     if (!rc && s->no_more && s->sent_ended) {
-        tell_each_child(s, AGENT_MSG_NO_MORE);
+        tell_each_child(s, AGENT_PROTO_MSG_NO_MORE);
         for (int i = 0; i < s->params->n_inputs; i++) {
             s->answers_out[i] = -1; /* said once */
         }
@@ -335,7 +335,7 @@ static int finish(stage *s)
 {
     int rc = release_held(s);
     static const uint8_t no_payload[1];
-    rc = rc ? rc : append_frame(&s->out, AGENT_MSG_DONE, no_payload, 0);
+    rc = rc ? rc : append_frame(&s->out, AGENT_PROTO_MSG_DONE, no_payload, 0);
     return rc ? rc : write_out(s);
 }
 
@@ -357,8 +357,8 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     memset(out, 0, sizeof *out);
     int rc = fds && readers && (s.ended || !p->ranks) && s.done && s.finished && s.answered &&
                      s.ended_after && s.answers_out
-                 ? MG_OK
-                 : MG_ENOMEM;
+                 ? MG_ERROR_OK
+                 : MG_ERROR_ENOMEM;
     int open = p->n_inputs;
     for (int i = 0; !rc && i <= p->n_inputs; i++) {
         fds[i] = (struct pollfd){.fd = i < p->n_inputs ? p->inputs[i] : p->answers_in,
@@ -372,13 +372,13 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
     while (!rc && (open > 0 || !(s.no_more && s.sent_ended))) {
         int ready = poll(fds, (nfds_t)p->n_inputs + 1, s.leaf && p->quiet_ms ? p->quiet_ms : -1);
         if (ready < 0 && errno != EINTR) {
-            rc = MG_EIO;
+            rc = MG_ERROR_EIO;
         }
         if (ready == 0) {
             /* the parent takes a silent stream for a lost one (agent_proto.h) */
             static const uint8_t no_payload[1];
             rc = release_held(&s);
-            rc = rc ? rc : append_frame(&s.out, AGENT_MSG_ALIVE, no_payload, 0);
+            rc = rc ? rc : append_frame(&s.out, AGENT_PROTO_MSG_ALIVE, no_payload, 0);
         }
         if (!rc && fds[p->n_inputs].fd >= 0 &&
             (fds[p->n_inputs].revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -401,8 +401,9 @@ int tbon_stage_run(const tbon_stage_params *p, tbon_stage_result *out, char *err
         rc = rc ? rc : end_round(&s, fds[p->n_inputs].fd >= 0);
     }
     rc = rc ? rc : finish(&s);
-    if (rc == MG_EIO || rc == MG_ENOMEM) {
-        snprintf(err, errlen, "%s", rc == MG_EIO ? "the stage's parent went away" : "no memory");
+    if (rc == MG_ERROR_EIO || rc == MG_ERROR_ENOMEM) {
+        snprintf(err, errlen, "%s",
+                 rc == MG_ERROR_EIO ? "the stage's parent went away" : "no memory");
     }
     if (s.leaf) {
         tbon_leaf_counts_get(s.leaf, &out->counts);

@@ -33,8 +33,8 @@ typedef struct tbon_stage_params {
      * up; 0 for a replay, whose streams always end */
     int quiet_ms;
     /* a node's leaf under `check --agent-launcher`, whose one input is its node's agent: that
-     * agent lost, the stage ends at once (MG_ECHILD), its output closed without DONE, so that the
-     * parent names the share's ranks not observed as it does a lost agent's, instead of taking
+     * agent lost, the stage ends at once (MG_ERROR_ECHILD), its output closed without DONE, so that
+     * the parent names the share's ranks not observed as it does a lost agent's, instead of taking
      * them for ended ranks while they run on */
     int agent_bound;
 } tbon_stage_params;
@@ -53,8 +53,9 @@ typedef struct tbon_stage_result {
  * rank's last record), and the output is closed. A child that breaks off (killed, or a malformed
  * stream) is counted and the others go on: each of its ranks that had no END frame gets one saying
  * CHECK_AGENT_LOST, so the root learns which ranks it lost (deadlock_detector_process_lost). The
- * caller ignores SIGPIPE. Errors, with err naming the problem: MG_EIO (the parent went away),
- * MG_EFORMAT (a record the stage refused), MG_ECHILD (agent_bound: the agent was lost), MG_ENOMEM.
+ * caller ignores SIGPIPE. Errors, with err naming the problem: MG_ERROR_EIO (the parent went away),
+ * MG_ERROR_EFORMAT (a record the stage refused), MG_ERROR_ECHILD (agent_bound: the agent was lost),
+ * MG_ERROR_ENOMEM.
  */
 /* Writes each answer (rank, exit seq) as a COMPLETED frame to the child streaming its rank: child
  * i streams the count[i] ranks ranks[i][] (ascending) and reads answers from outputs[i]; -1 (an

@@ -26,8 +26,8 @@ int tester_jobs_open_logs(tester_jobs *x, const char *output)
     snprintf(x->logs, sizeof x->logs, "%s.logs", output);
     snprintf(x->running, sizeof x->running, "%s/running.log", x->logs);
     if (mkdir(x->logs, 0777) != 0 && errno != EEXIST) {
-        mg_error("cannot create %s, the directory of the tests' output: %s", x->logs,
-                 strerror(errno));
+        mg_log_error("cannot create %s, the directory of the tests' output: %s", x->logs,
+                     strerror(errno));
         return MG_EXIT_CANTCREAT;
     }
     static const char *const kept_names[] = {"[0-9][0-9][0-9]-*.log", "costs-P*.log"};
@@ -85,9 +85,9 @@ static coll_search_outcome run_once(tester_jobs *x, uint64_t s, uint64_t P, uint
 {
     *elapsed = 0;
     if (x->interrupted || (x->deadline > 0 && mg_clock_seconds() >= x->deadline))
-        return COLL_NO_TIME;
+        return COLL_SEARCH_NO_TIME;
     if (coll_memory_bytes(x->coll, x->in_place, s, n, P) > x->memory_limit)
-        return COLL_NO_MEMORY;
+        return COLL_SEARCH_NO_MEMORY;
     char np[24], ss[24], nn[24];
     snprintf(np, sizeof np, "%llu", (unsigned long long)P);
     snprintf(ss, sizeof ss, "%llu", (unsigned long long)s);
@@ -100,20 +100,20 @@ static coll_search_outcome run_once(tester_jobs *x, uint64_t s, uint64_t P, uint
     double t0 = mg_clock_seconds(), limit_ms = limit * 1000;
     if (run_job(x, argv, limit_ms < INT_MAX ? (int)limit_ms : INT_MAX, &status, &hung, err,
                 sizeof err) != 0) {
-        mg_error("%s", err);
-        return COLL_CRASH;
+        mg_log_error("%s", err);
+        return COLL_SEARCH_CRASH;
     }
     *elapsed = mg_clock_seconds() - t0;
     if (x->interrupted) { /* the signal ended the job: no outcome of the collective's */
         unlink(x->running);
-        return COLL_NO_TIME;
+        return COLL_SEARCH_NO_TIME;
     }
-    coll_search_outcome r = hung                                           ? COLL_HANG
-                            : status == 0                                  ? COLL_PASS
-                            : status == 1 && tester_said_wrong(x->running) ? COLL_WRONG
-                                                                           : COLL_CRASH;
+    coll_search_outcome r = hung                                           ? COLL_SEARCH_HANG
+                            : status == 0                                  ? COLL_SEARCH_PASS
+                            : status == 1 && tester_said_wrong(x->running) ? COLL_SEARCH_WRONG
+                                                                           : COLL_SEARCH_CRASH;
     char kept[4400] = "";
-    if (r == COLL_PASS) {
+    if (r == COLL_SEARCH_PASS) {
         unlink(x->running);
     } else {
         snprintf(kept, sizeof kept, "%s/%03u-%s-s%llu-P%llu-n%llu.log", x->logs, ++x->kept_logs,
@@ -157,14 +157,15 @@ void tester_jobs_measure_costs(tester_jobs *x, uint64_t P, bounds_file_doc *doc)
         char kept[4400];
         snprintf(kept, sizeof kept, "%s/costs-P%llu.log", x->logs, (unsigned long long)P);
         int have_log = rename(x->running, kept) == 0;
-        mg_warn("collectives: the cost measurement at P=%llu failed (%s%s%s); `mpiguard protect` "
-                "will choose workarounds by the default cost model at this P",
-                (unsigned long long)P,
-                err[0]   ? err
-                : hung   ? "time limit"
-                : status ? "the job failed"
-                         : "no result line",
-                have_log ? "; its output: " : "", have_log ? kept : "");
+        mg_log_warn(
+            "collectives: the cost measurement at P=%llu failed (%s%s%s); `mpiguard protect` "
+            "will choose workarounds by the default cost model at this P",
+            (unsigned long long)P,
+            err[0]   ? err
+            : hung   ? "time limit"
+            : status ? "the job failed"
+                     : "no result line",
+            have_log ? "; its output: " : "", have_log ? kept : "");
         return;
     }
     unlink(x->running);
@@ -186,17 +187,18 @@ coll_search_outcome tester_jobs_test(void *vctx, uint64_t s, uint64_t P, uint64_
 {
     tester_jobs *x = vctx;
     coll_search_outcome r = run_once(x, s, P, n, limit, elapsed);
-    if (r != COLL_WRONG && r != COLL_CRASH && r != COLL_HANG)
+    if (r != COLL_SEARCH_WRONG && r != COLL_SEARCH_CRASH && r != COLL_SEARCH_HANG)
         return r;
     double again;
     /* A hang is retried with a longer limit: on a loaded machine (MPICH busy-polls when
      * oversubscribed) a correct test was seen to pass 10 s twice in a row. */
-    double retry_limit = r == COLL_HANG ? (limit * 6 > 60 ? limit * 6 : 60) : limit;
+    double retry_limit = r == COLL_SEARCH_HANG ? (limit * 6 > 60 ? limit * 6 : 60) : limit;
     coll_search_outcome second = run_once(x, s, P, n, retry_limit, &again);
-    if (second == COLL_PASS) {
-        mg_warn("collectives: %s s=%llu P=%llu n=%llu: a failure that did not reproduce; taken as "
-                "a pass",
-                x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n);
+    if (second == COLL_SEARCH_PASS) {
+        mg_log_warn(
+            "collectives: %s s=%llu P=%llu n=%llu: a failure that did not reproduce; taken as "
+            "a pass",
+            x->name, (unsigned long long)s, (unsigned long long)P, (unsigned long long)n);
         *elapsed = again;
     }
     return second;

@@ -24,7 +24,7 @@ typedef struct tester_jobs {
     const char *name; /* the collective under test: "Igather", "Alltoall_inplace" */
     scaling_coll coll;
     int in_place;
-    uint64_t memory_limit; /* a test that needs more is not run (COLL_NO_MEMORY) */
+    uint64_t memory_limit; /* a test that needs more is not run (COLL_SEARCH_NO_MEMORY) */
     double deadline;       /* monotonic seconds; 0: none */
     int interrupted;       /* the signal that stopped a job, or 0: no job is started after it */
     int quiet;             /* no line per job on stderr */

@@ -9,10 +9,10 @@
 int mg_array_reserve(void **arr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
-        return MG_OK;
+        return MG_ERROR_OK;
     size_t max = SIZE_MAX / elem; /* the most elements whose size in bytes a size_t holds */
     if (need > max)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     /* Doubling from half the minimum gives the minimum first; past max / 2, max is the last step
      * (it holds need). */
     size_t n = *cap ? *cap : MG_ARRAY_MIN_CAP / 2;
@@ -21,8 +21,8 @@ int mg_array_reserve(void **arr, size_t *cap, size_t need, size_t elem)
     while (n < need);
     void *p = realloc(*arr, n * elem);
     if (!p)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     *arr = p;
     *cap = n;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

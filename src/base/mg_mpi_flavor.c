@@ -4,9 +4,9 @@
 const char *mg_mpi_flavor_name(mg_mpi_flavor f)
 {
     switch (f) {
-    case MG_FLAVOR_OPENMPI:
+    case MG_MPI_FLAVOR_OPENMPI:
         return "openmpi";
-    case MG_FLAVOR_MPICH:
+    case MG_MPI_FLAVOR_MPICH:
         return "mpich";
     default:
         return "unknown";

@@ -4,9 +4,9 @@
 #define MG_MPI_FLAVOR_H
 
 typedef enum mg_mpi_flavor {
-    MG_FLAVOR_UNKNOWN = 0,
-    MG_FLAVOR_OPENMPI,
-    MG_FLAVOR_MPICH
+    MG_MPI_FLAVOR_UNKNOWN = 0,
+    MG_MPI_FLAVOR_OPENMPI,
+    MG_MPI_FLAVOR_MPICH
 } mg_mpi_flavor;
 
 /* "openmpi", "mpich" or "unknown". */

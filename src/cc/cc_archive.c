@@ -40,11 +40,13 @@ static int read_file(const char *path, cc_archive *a, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         if (f)
             fclose(f);
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
     a->size = (size_t)st.st_size;
     a->data = malloc(a->size + 1);
-    int rc = !a->data ? MG_ENOMEM : fread(a->data, 1, a->size, f) != a->size ? MG_EIO : 0;
+    int rc = !a->data                                   ? MG_ERROR_ENOMEM
+             : fread(a->data, 1, a->size, f) != a->size ? MG_ERROR_EIO
+                                                        : 0;
     fclose(f);
     if (rc)
         snprintf(err, errlen, "%s: cannot read the archive", path);
@@ -94,15 +96,15 @@ int cc_archive_read(const char *path, cc_archive *a, char *err, size_t errlen)
     if (starts_with_magic(path, AR_THIN_MAGIC)) {
         snprintf(err, errlen, "%s: a thin archive (ar T) is not supported; build it with ar rcs",
                  path);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     int rc = read_file(path, a, err, errlen);
     if (!rc && (a->size < AR_MAGIC_LEN || memcmp(a->data, AR_MAGIC, AR_MAGIC_LEN))) {
         snprintf(err, errlen, "%s: not an ar archive", path);
-        rc = MG_EFORMAT;
+        rc = MG_ERROR_EFORMAT;
     }
     if (!rc && !(a->path = strdup(path)))
-        rc = MG_ENOMEM;
+        rc = MG_ERROR_ENOMEM;
     const char *longnames = NULL;
     size_t nlong = 0, at = AR_MAGIC_LEN;
     while (!rc && at + AR_HEADER_LEN <= a->size) {
@@ -111,7 +113,7 @@ int cc_archive_read(const char *path, cc_archive *a, char *err, size_t errlen)
         if (parse_size(h, &size) || h[58] != '`' || h[59] != '\n' ||
             size > a->size - at - AR_HEADER_LEN) {
             snprintf(err, errlen, "%s: damaged member header at byte %zu", path, at);
-            rc = MG_EFORMAT;
+            rc = MG_ERROR_EFORMAT;
             break;
         }
         size_t data_at = at + AR_HEADER_LEN;
@@ -129,7 +131,7 @@ int cc_archive_read(const char *path, cc_archive *a, char *err, size_t errlen)
             free(name);
             if (m)
                 a->members = m;
-            rc = MG_ENOMEM;
+            rc = MG_ERROR_ENOMEM;
             break;
         }
         a->members = m;
@@ -147,9 +149,9 @@ int cc_archive_extract_native(const cc_archive *a, const char *dir, char ***name
     *names = calloc(a->nmembers + 1, sizeof **names);
     *n = 0;
     if (!*names)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     if (mkdir(dir, 0700) && errno != EEXIST)
-        return MG_EIO;
+        return MG_ERROR_EIO;
     for (size_t k = 0; k < a->nmembers; k++) {
         const cc_archive_member *m = &a->members[k];
         if (m->bitcode)
@@ -159,7 +161,7 @@ int cc_archive_extract_native(const cc_archive *a, const char *dir, char ***name
         size_t len = strlen(dir) + strlen(m->name) + 32;
         char *p = malloc(len);
         if (!p)
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         snprintf(p, len, "%s/%zu-%s", dir, k, m->name);
         (*names)[(*n)++] = p;
         FILE *f = fopen(p, "wb");
@@ -167,7 +169,7 @@ int cc_archive_extract_native(const cc_archive *a, const char *dir, char ***name
         if (f && fclose(f))
             bad = 1;
         if (bad)
-            return MG_EIO;
+            return MG_ERROR_EIO;
     }
     return 0;
 }

@@ -26,13 +26,14 @@ typedef struct cc_archive {
 /* 1 when path is an `ar` archive ("!<arch>\n"), else 0. */
 int cc_archive_is_archive(const char *path);
 
-/* Reads an archive (GNU or System V member names). MG_EFORMAT with the reason in err when the
+/* Reads an archive (GNU or System V member names). MG_ERROR_EFORMAT with the reason in err when the
  * file is not a well-formed archive (a thin archive is refused: its members live elsewhere),
- * MG_EIO, MG_ENOMEM. */
+ * MG_ERROR_EIO, MG_ERROR_ENOMEM. */
 int cc_archive_read(const char *path, cc_archive *a, char *err, size_t errlen);
 
 /* Writes the native members into dir (created) as files and their paths into names (a
- * NULL-terminated vector the caller frees with cc_archive_free_names). MG_EIO, MG_ENOMEM. */
+ * NULL-terminated vector the caller frees with cc_archive_free_names). MG_ERROR_EIO,
+ * MG_ERROR_ENOMEM. */
 int cc_archive_extract_native(const cc_archive *a, const char *dir, char ***names, size_t *n);
 void cc_archive_free_names(char **names, size_t n);
 

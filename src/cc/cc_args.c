@@ -24,7 +24,7 @@ static void *need(void *p)
 
 void cc_args_push(cc_args *a, const char *s)
 {
-    if (mg_array_reserve((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v) != MG_OK)
+    if (mg_array_reserve((void **)&a->v, &a->cap, a->n + 2, sizeof *a->v) != MG_ERROR_OK)
         out_of_memory();
     a->v[a->n++] = need(strdup(s));
     a->v[a->n] = NULL;

@@ -165,11 +165,11 @@ int cc_cfg_build(LLVMModuleRef mod, uint64_t build_id, cfg_graph *out)
     cc_ptr_map_reset(&b.map, count_keys(mod, &b.nfns));
     b.fn_first = malloc(((size_t)b.nfns + 1) * sizeof *b.fn_first);
     uint32_t nnodes = 0, nbranches = 0;
-    int rc = b.fn_first ? 0 : MG_ENOMEM;
+    int rc = b.fn_first ? 0 : MG_ERROR_ENOMEM;
     if (!rc) {
         number(&b, mod, &nnodes, &nbranches);
         b.is_ret = calloc((size_t)nnodes + 1, 1);
-        rc = b.is_ret ? cfg_graph_create(out, build_id, nnodes, nbranches) : MG_ENOMEM;
+        rc = b.is_ret ? cfg_graph_create(out, build_id, nnodes, nbranches) : MG_ERROR_ENOMEM;
     }
     if (!rc)
         rc = build(&b, mod);

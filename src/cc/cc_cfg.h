@@ -22,7 +22,8 @@
  *  - branch ids in cc_instrument_branch_table_write's order, each placed at its block's last node;
  * a br's arm true leads to successor 0, false to successor 1; a switch case's true arm to its
  *    destination, its false arm to every other destination (the default and the other cases).
- * MG_ENOMEM or MG_EFORMAT (an inconsistency: a bug of this builder) leave *out empty. */
+ * MG_ERROR_ENOMEM or MG_ERROR_EFORMAT (an inconsistency: a bug of this builder) leave *out empty.
+ */
 int cc_cfg_build(LLVMModuleRef mod, uint64_t build_id, cfg_graph *out);
 
 #endif

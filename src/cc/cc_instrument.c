@@ -304,22 +304,22 @@ static int fcmp_code(LLVMRealPredicate p)
     switch (p) {
     case LLVMRealOEQ:
     case LLVMRealUEQ:
-        return SYM_EQ;
+        return SYM_EXPR_EQ;
     case LLVMRealONE:
     case LLVMRealUNE:
-        return SYM_NE;
+        return SYM_EXPR_NE;
     case LLVMRealOLT:
     case LLVMRealULT:
-        return SYM_LT;
+        return SYM_EXPR_LT;
     case LLVMRealOLE:
     case LLVMRealULE:
-        return SYM_LE;
+        return SYM_EXPR_LE;
     case LLVMRealOGT:
     case LLVMRealUGT:
-        return SYM_GT;
+        return SYM_EXPR_GT;
     case LLVMRealOGE:
     case LLVMRealUGE:
-        return SYM_GE;
+        return SYM_EXPR_GE;
     default:
         return -1;
     }
@@ -439,7 +439,7 @@ static int mpi_arg_fits(LLVMValueRef call, int k, int int_ok)
 static void probe_mpi_write(ctx *x, LLVMValueRef call, const char *n)
 {
     const cc_mpi_write *w = cc_mpi_write_find(n);
-    int count_is_array = w && (w->shape == RT_WRITE_MY_COUNT || w->shape == RT_WRITE_V);
+    int count_is_array = w && (w->shape == RT_MPI_WRITE_MY_COUNT || w->shape == RT_MPI_WRITE_V);
     if (!w || !mpi_arg_fits(call, w->buf, 0) || !mpi_arg_fits(call, w->sendbuf, 0) ||
         !mpi_arg_fits(call, w->count, !count_is_array) || !mpi_arg_fits(call, w->displs, 0) ||
         !mpi_arg_fits(call, w->type, 1) || !mpi_arg_fits(call, w->comm, 1) ||
@@ -645,8 +645,9 @@ static void probe_entry(ctx *x, LLVMValueRef fn)
     size_t len;
     LLVMPositionBuilderBefore(x->b, first_non_phi(LLVMGetEntryBasicBlock(fn)));
     if (!strcmp(LLVMGetValueName2(fn, &len), "main"))
-        PROBE(x, "mgrt_init", c32(x, x->mode == CC_HEAVY), c64(x, (long long)x->build_id));
-    if (x->mode != CC_HEAVY)
+        PROBE(x, "mgrt_init", c32(x, x->mode == CC_INSTRUMENT_HEAVY),
+              c64(x, (long long)x->build_id));
+    if (x->mode != CC_INSTRUMENT_HEAVY)
         return;
     PROBE(x, "mgrt_enter", c32(x, x->nslots));
     unsigned k = 0;
@@ -676,7 +677,7 @@ static void instrument_function(ctx *x, LLVMValueRef fn)
     number_slots(x, fn);
     size_t n;
     LLVMValueRef *ins = collect(fn, &n);
-    if (x->mode == CC_HEAVY) {
+    if (x->mode == CC_INSTRUMENT_HEAVY) {
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             probe_phis(x, bb);
         for (size_t k = 0; k < n; k++)
@@ -695,7 +696,7 @@ static void instrument_function(ctx *x, LLVMValueRef fn)
 int cc_instrument(LLVMModuleRef mod, int mode, uint64_t build_id)
 {
     if (!LLVMGetNamedFunction(mod, "main") || LLVMIsDeclaration(LLVMGetNamedFunction(mod, "main")))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     ctx x = {.mod = mod, .c = LLVMGetModuleContext(mod), .mode = mode, .build_id = build_id};
     x.b = LLVMCreateBuilderInContext(x.c);
     x.td = LLVMGetModuleDataLayout(mod);

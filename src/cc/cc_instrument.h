@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 /* Light: branch coverage only. Heavy: coverage plus the full symbolic execution probes. */
-enum cc_instrument_mode { CC_LIGHT = 0, CC_HEAVY = 1 };
+enum cc_instrument_mode { CC_INSTRUMENT_LIGHT = 0, CC_INSTRUMENT_HEAVY = 1 };
 
 /* 1 for the functions that get probes and branch ids: everything defined except the runtime's
  * own (mgrt_*, mpiguard_*). */
@@ -30,8 +30,8 @@ void cc_instrument_branch_table_write(LLVMModuleRef mod, uint64_t build_id, FILE
 /* Inserts the probes of `mode` into every defined function of `mod` (heavy: also after the MPI
  * calls that write a user buffer, cc_mpi_write.h), redirects MPI_Comm_rank, MPI_Comm_size,
  * MPI_Abort and MPI_Finalize to the runtime, and makes main call mgrt_init(heavy, build_id)
- * first. The module must have been through mem2reg. Returns 0, or MG_EINVAL when the module has
- * no main (nothing to run). */
+ * first. The module must have been through mem2reg. Returns 0, or MG_ERROR_EINVAL when the module
+ * has no main (nothing to run). */
 int cc_instrument(LLVMModuleRef mod, int mode, uint64_t build_id);
 
 #endif

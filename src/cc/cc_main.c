@@ -261,7 +261,7 @@ static int write_cfg(LLVMModuleRef mod, uint64_t id, const char *out)
 static int build_variant(cc_job *j, LLVMModuleRef mod, int mode, uint64_t id, const char *exe)
 {
     char bc[PATH_MAX], err[1024];
-    snprintf(bc, sizeof bc, "%s/%s.bc", j->tmpdir, mode == CC_HEAVY ? "heavy" : "light");
+    snprintf(bc, sizeof bc, "%s/%s.bc", j->tmpdir, mode == CC_INSTRUMENT_HEAVY ? "heavy" : "light");
     LLVMModuleRef m = LLVMCloneModule(mod);
     int rc = cc_instrument(m, mode, id);
     if (rc) {
@@ -402,9 +402,9 @@ static int link_all(cc_job *j)
     if (!rc)
         rc = write_cfg(mod, id, out);
     if (!rc)
-        rc = build_variant(j, mod, CC_LIGHT, id, out);
+        rc = build_variant(j, mod, CC_INSTRUMENT_LIGHT, id, out);
     if (!rc)
-        rc = build_variant(j, mod, CC_HEAVY, id, heavy);
+        rc = build_variant(j, mod, CC_INSTRUMENT_HEAVY, id, heavy);
     LLVMDisposeModule(mod);
     LLVMContextDispose(ctx);
     return rc;

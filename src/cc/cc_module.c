@@ -30,13 +30,13 @@ static int read_unit(LLVMContextRef c, const char *path, LLVMModuleRef *m, char 
     if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
         snprintf(err, errlen, "%s: %s", path, msg ? msg : "cannot read");
         LLVMDisposeMessage(msg);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     int bad = LLVMParseBitcodeInContext2(c, buf, m);
     LLVMDisposeMemoryBuffer(buf);
     if (bad) {
         snprintf(err, errlen, "%s: not a readable bitcode unit", path);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     return 0;
 }
@@ -81,7 +81,7 @@ static int read_members(LLVMContextRef c, const cc_archive *a, LLVMModuleRef *me
         if (bad) {
             members[k] = NULL;
             snprintf(err, errlen, "%s(%s): not a readable bitcode unit", a->path, m->name);
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
     }
     return 0;
@@ -99,7 +99,7 @@ static int pull_members(LLVMContextRef c, LLVMModuleRef dst, const cc_archive *a
     LLVMModuleRef *members = calloc(total + 1, sizeof *members);
     if (!members) {
         snprintf(err, errlen, "out of memory");
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     int rc = 0;
     for (size_t i = 0, base = 0; i < narchives && !rc; base += archives[i++].nmembers)
@@ -116,7 +116,7 @@ static int pull_members(LLVMContextRef c, LLVMModuleRef dst, const cc_archive *a
                 if (LLVMLinkModules2(dst, m)) {
                     snprintf(err, errlen, "%s(%s): cannot be linked with the other units",
                              archives[i].path, archives[i].members[k].name);
-                    rc = MG_EFORMAT;
+                    rc = MG_ERROR_EFORMAT;
                 }
             }
     }
@@ -141,7 +141,7 @@ int cc_module_link(char *const *paths, size_t n, const cc_archive *archives, siz
             dst = m;
         else if (LLVMLinkModules2(dst, m)) {
             snprintf(err, errlen, "%s: cannot be linked with the other units", paths[i]);
-            rc = MG_EFORMAT;
+            rc = MG_ERROR_EFORMAT;
         }
     }
     if (!rc && !dst && narchives) {
@@ -160,7 +160,7 @@ int cc_module_link(char *const *paths, size_t n, const cc_archive *archives, siz
             char *msg = LLVMGetErrorMessage(e);
             snprintf(err, errlen, "mem2reg: %s", msg);
             LLVMDisposeErrorMessage(msg);
-            rc = MG_EFORMAT;
+            rc = MG_ERROR_EFORMAT;
         }
     }
     if (rc || !dst) {
@@ -169,7 +169,7 @@ int cc_module_link(char *const *paths, size_t n, const cc_archive *archives, siz
         LLVMContextDispose(c);
         if (!rc)
             snprintf(err, errlen, "no bitcode unit to link");
-        return rc ? rc : MG_EINVAL;
+        return rc ? rc : MG_ERROR_EINVAL;
     }
     *ctx = c;
     *out = dst;
@@ -196,12 +196,12 @@ int cc_module_write(LLVMModuleRef mod, const char *path, char *err, size_t errle
     if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
         snprintf(err, errlen, "instrumented module does not verify: %.400s", msg ? msg : "");
         LLVMDisposeMessage(msg);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     LLVMDisposeMessage(msg);
     if (LLVMWriteBitcodeToFile(mod, path)) {
         snprintf(err, errlen, "cannot write %s", path);
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
     return 0;
 }

@@ -8,14 +8,14 @@
 
 #include <string.h>
 
-#define ALL RT_WRITE_ALL
-#define RECEIVERS RT_WRITE_RECEIVERS
-#define ROOT RT_WRITE_ROOT
-#define NONROOT RT_WRITE_NONROOT
-#define COUNT RT_WRITE_COUNT
-#define PER_PEER RT_WRITE_PER_PEER
-#define MY_COUNT RT_WRITE_MY_COUNT
-#define V RT_WRITE_V
+#define ALL RT_MPI_WRITE_ALL
+#define RECEIVERS RT_MPI_WRITE_RECEIVERS
+#define ROOT RT_MPI_WRITE_ROOT
+#define NONROOT RT_MPI_WRITE_NONROOT
+#define COUNT RT_MPI_WRITE_COUNT
+#define PER_PEER RT_MPI_WRITE_PER_PEER
+#define MY_COUNT RT_MPI_WRITE_MY_COUNT
+#define V RT_MPI_WRITE_V
 
 /* Positions from the MPI standard's C bindings (MPI 3.1 and MPI 4.0's Isendrecv*). */
 static const cc_mpi_write table[] = {

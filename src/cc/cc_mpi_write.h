@@ -6,7 +6,7 @@
 #define CC_MPI_WRITE_H
 
 /* Argument positions (0-based; -1: the call has none). `count` is an int, or an int array for
- * the shapes RT_WRITE_MY_COUNT and RT_WRITE_V (rt_mpi_write.h). */
+ * the shapes RT_MPI_WRITE_MY_COUNT and RT_MPI_WRITE_V (rt_mpi_write.h). */
 typedef struct cc_mpi_write {
     const char *name, *nonblocking; /* MPI_Recv and MPI_Irecv: the same arguments */
     signed char who, shape;         /* enum rt_mpi_write_who, rt_mpi_write_shape */

@@ -26,17 +26,17 @@ static const char *unknown_name(const bounds_file_entry *e)
 static int other_mpi(const char *path, mg_mpi_flavor flavor, const bounds_file_doc *d)
 {
     char version[32];
-    if (flavor == MG_FLAVOR_UNKNOWN)
+    if (flavor == MG_MPI_FLAVOR_UNKNOWN)
         return 0;
     if (strcmp(d->flavor, mg_mpi_flavor_name(flavor)) != 0) {
-        mg_error("%s was measured on %s %s, but this job uses %s", path, d->flavor, d->version,
-                 mg_mpi_flavor_name(flavor));
+        mg_log_error("%s was measured on %s %s, but this job uses %s", path, d->flavor, d->version,
+                     mg_mpi_flavor_name(flavor));
         return MG_EXIT_DATAERR;
     }
     if (mpi_version_of(flavor, version, sizeof version) == 0 && strcmp(version, d->version) != 0) {
-        mg_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
-                 "mpiguard collectives",
-                 path, d->flavor, d->version, d->flavor, version);
+        mg_log_error("%s was measured on %s %s, but the installed %s is %s: measure it again with "
+                     "mpiguard collectives",
+                     path, d->flavor, d->version, d->flavor, version);
         return MG_EXIT_DATAERR;
     }
     return 0;
@@ -47,16 +47,16 @@ int bounds_file_load(const char *path, mg_mpi_flavor flavor, bounds_file_doc *d)
     char err[1024];
     int rc = bounds_file_read(path, d, err, sizeof err);
     if (rc) {
-        mg_error("%s", err);
-        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
+        mg_log_error("%s", err);
+        return rc == MG_ERROR_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
     }
     int status = 0;
     for (size_t i = 0; i < d->n && !status; i++) {
         const bounds_file_entry *e = &d->entries[i];
         const char *unknown = unknown_name(e);
         if (unknown) {
-            mg_error("%s: entry %zu is malformed (unknown %s \"%s\")", path, i, unknown,
-                     strcmp(unknown, "form") == 0 ? e->form : e->collective);
+            mg_log_error("%s: entry %zu is malformed (unknown %s \"%s\")", path, i, unknown,
+                         strcmp(unknown, "form") == 0 ? e->form : e->collective);
             status = MG_EXIT_DATAERR;
         }
     }

@@ -32,19 +32,19 @@ static void add_graph(report_entry *out, const dl_finding *f)
         char id[32], label[160], call[96];
         const char *shape = "ellipse";
         switch (n->type) {
-        case WG_PROCESS:
+        case WAIT_GRAPH_PROCESS:
             snprintf(id, sizeof id, "r%d", n->rank);
             finding_text_call(n->func, n->peer, -1, call, sizeof call);
             snprintf(label, sizeof label, "rank %d: %s%s", n->rank,
-                     n->state == WG_TERMINATED ? "terminated in " : "", call);
+                     n->state == WAIT_GRAPH_TERMINATED ? "terminated in " : "", call);
             break;
-        case WG_REQUEST:
+        case WAIT_GRAPH_REQUEST:
             snprintf(id, sizeof id, "n%zu", i);
             snprintf(label, sizeof label, "rank %d request %llu", n->rank,
                      (unsigned long long)n->aux);
             shape = "parallelogram";
             break;
-        case WG_ANY_SOURCE:
+        case WAIT_GRAPH_ANY_SOURCE:
             snprintf(id, sizeof id, "n%zu", i);
             snprintf(label, sizeof label, "any source of comm %llx", (unsigned long long)n->comm);
             shape = "diamond";
@@ -57,17 +57,17 @@ static void add_graph(report_entry *out, const dl_finding *f)
             break;
         }
         report_finding_add_graph_node(out, id, label, shape);
-        if (n->type == WG_PROCESS && in_knot(f, n->rank))
+        if (n->type == WAIT_GRAPH_PROCESS && in_knot(f, n->rank))
             report_finding_highlight_graph_node(out, id);
     }
     for (size_t a = 0; a < g->n_arcs; a++) {
         char from[32], to[32];
         const wait_graph_node *f = &g->nodes[g->arcs[a].from], *t = &g->nodes[g->arcs[a].to];
-        if (f->type == WG_PROCESS)
+        if (f->type == WAIT_GRAPH_PROCESS)
             snprintf(from, sizeof from, "r%d", f->rank);
         else
             snprintf(from, sizeof from, "n%u", g->arcs[a].from);
-        if (t->type == WG_PROCESS)
+        if (t->type == WAIT_GRAPH_PROCESS)
             snprintf(to, sizeof to, "r%d", t->rank);
         else
             snprintf(to, sizeof to, "n%u", g->arcs[a].to);
@@ -84,16 +84,16 @@ static json_object *blocked_call(const dl_finding_call *c, const site_resolver_i
     json_object_object_add(b, "rank", json_object_new_int(c->rank));
     json_object_object_add(b, "function", json_object_new_string(finding_text_call_name(c)));
     char comm[32];
-    snprintf(comm, sizeof comm, c->comm == CHECK_COMM_WORLD ? "MPI_COMM_WORLD" : "%llx",
+    snprintf(comm, sizeof comm, c->comm == CHECK_EVENT_COMM_WORLD ? "MPI_COMM_WORLD" : "%llx",
              (unsigned long long)c->comm);
     json_object_object_add(b, "comm", json_object_new_string(comm));
     json_object_object_add(b, "peer", json_object_new_int(c->peer));
     json_object_object_add(b, "tag", json_object_new_int(c->tag));
     json_object_object_add(b, "root", json_object_new_int(c->root));
     json_object_object_add(b, "state",
-                           json_object_new_string(c->state == WG_TERMINATED ? "terminated"
-                                                  : c->state == WG_RUNNING  ? "running"
-                                                                            : "blocked"));
+                           json_object_new_string(c->state == WAIT_GRAPH_TERMINATED ? "terminated"
+                                                  : c->state == WAIT_GRAPH_RUNNING  ? "running"
+                                                                                    : "blocked"));
     json_object_object_add(b, "file", string_or_null(site->file));
     json_object_object_add(b, "line", json_object_new_int(site->line));
     json_object_object_add(b, "in_knot", json_object_new_boolean(c->in_knot));
@@ -104,7 +104,7 @@ static json_object *blocked_call(const dl_finding_call *c, const site_resolver_i
  * element counts of a matched pair, the rank argument at fault, a count, the MPI error. */
 static void add_kind_evidence(json_object *ev, const dl_finding *f)
 {
-    if (f->kind == DL_COLLECTIVE_MISMATCH) {
+    if (f->kind == DL_FINDING_COLLECTIVE_MISMATCH) {
         static const char *const names[] = {"kind", "blocking", "root", "op", "type"};
         json_object *m = json_object_new_array();
         for (int b = 0; b < 5; b++)
@@ -113,24 +113,26 @@ static void add_kind_evidence(json_object *ev, const dl_finding *f)
         json_object_object_add(ev, "mismatch", m);
         if (f->n_calls)
             json_object_object_add(ev, "communicator",
-                                   json_object_new_string(f->calls[0].comm == CHECK_COMM_WORLD
+                                   json_object_new_string(f->calls[0].comm == CHECK_EVENT_COMM_WORLD
                                                               ? "MPI_COMM_WORLD"
                                                               : "derived"));
     }
-    if (f->kind == DL_TYPE_MISMATCH || f->kind == DL_TRUNCATION) {
+    if (f->kind == DL_FINDING_TYPE_MISMATCH || f->kind == DL_FINDING_TRUNCATION) {
         json_object_object_add(ev, "send_elements", json_object_new_int64((int64_t)f->send_elems));
         json_object_object_add(ev, "recv_elements", json_object_new_int64((int64_t)f->recv_elems));
     }
-    if (f->kind == DL_INVALID_ARGUMENTS && f->n_calls) {
+    if (f->kind == DL_FINDING_INVALID_ARGUMENTS && f->n_calls) {
         const dl_finding_call *c = &f->calls[0];
-        json_object_object_add(ev, "argument_rank",
-                               json_object_new_int(c->root != CHECK_NO_ROOT ? c->root : c->peer));
-        json_object_object_add(ev, "mpi_ended_inside",
-                               json_object_new_boolean(!!(f->notes & DL_NOTE_ENDED_INSIDE)));
+        json_object_object_add(
+            ev, "argument_rank",
+            json_object_new_int(c->root != CHECK_EVENT_NO_ROOT ? c->root : c->peer));
+        json_object_object_add(
+            ev, "mpi_ended_inside",
+            json_object_new_boolean(!!(f->notes & DL_FINDING_NOTE_ENDED_INSIDE)));
     }
-    if (f->kind == DL_LIFECYCLE)
+    if (f->kind == DL_FINDING_LIFECYCLE)
         json_object_object_add(ev, "count", json_object_new_int64((int64_t)f->count));
-    if (f->kind == DL_MPI_ERROR) {
+    if (f->kind == DL_FINDING_MPI_ERROR) {
         json_object_object_add(ev, "mpi_error_class",
                                json_object_new_string(check_event_mpi_error_name(f->problem)));
         json_object_object_add(ev, "mpi_error_code", json_object_new_int64((int64_t)f->count));
@@ -169,10 +171,10 @@ static report_entry *put_finding(report_doc *report, long replace, const dl_find
     json_object_object_add(ev, "knot", knot);
     json_object_object_add(ev, "blocked", blocked);
     json_object_object_add(ev, "forced_decision",
-                           json_object_new_boolean(!!(f->notes & DL_NOTE_DECISION_FORCED)));
+                           json_object_new_boolean(!!(f->notes & DL_FINDING_NOTE_DECISION_FORCED)));
     json_object_object_add(ev, "buffer_released",
-                           json_object_new_boolean(!!(f->notes & DL_NOTE_BUFFER_RELEASED)));
-    if (f->notes & DL_NOTE_PROBED) {
+                           json_object_new_boolean(!!(f->notes & DL_FINDING_NOTE_BUFFER_RELEASED)));
+    if (f->notes & DL_FINDING_NOTE_PROBED) {
         json_object *p = json_object_new_object();
         json_object_object_add(p, "rank", json_object_new_int(f->probe_rank));
         json_object_object_add(p, "request", json_object_new_int64((int64_t)f->probe_request));

@@ -32,7 +32,7 @@ static void write_svg(void)
     snprintf(svg, sizeof svg, "%.*s.svg", (int)base, path);
     report_doc *rep;
     char err[256];
-    if (report_load(path, &rep, err, sizeof err) != MG_OK)
+    if (report_load(path, &rep, err, sizeof err) != MG_ERROR_OK)
         return;
     FILE *out = fopen(dot, "w");
     if (out) {
@@ -40,9 +40,9 @@ static void write_svg(void)
         fclose(out);
         char *argv[] = {"dot", "-Tsvg", "-o", svg, dot, NULL};
         job_handle *job;
-        if (job_start(argv, NULL, &job, err, sizeof err) == MG_OK) {
+        if (job_start(argv, NULL, &job, err, sizeof err) == MG_ERROR_OK) {
             int done = 0;
-            while (!done && job_wait(job, 1000, &done) == MG_OK)
+            while (!done && job_wait(job, 1000, &done) == MG_ERROR_OK)
                 ;
             job_destroy(job);
         }
@@ -83,7 +83,7 @@ static int seen_before(check_run *r, const dl_finding *f)
 /* Keeps track of finding f, just written as report entry `entry`, when it may still change. */
 static void track_changing(check_run *r, size_t finding, size_t entry, const dl_finding *f)
 {
-    if (f->kind != DL_COLLECTIVE_MISMATCH && f->kind != DL_INVALID_ARGUMENTS)
+    if (f->kind != DL_FINDING_COLLECTIVE_MISMATCH && f->kind != DL_FINDING_INVALID_ARGUMENTS)
         return;
     check_run_reported_changing *grown = realloc(r->changing, (r->nchanging + 1) * sizeof *grown);
     if (grown) {
@@ -109,8 +109,8 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
         n++;
         json_object *summary;
         if (json_object_object_get_ex(out, "summary", &summary))
-            mg_info("check: a finding changed since it was reported: %s",
-                    json_object_get_string(summary));
+            mg_log_info("check: a finding changed since it was reported: %s",
+                        json_object_get_string(summary));
     }
     return n;
 }
@@ -187,6 +187,6 @@ void check_report_tool_data(check_run *r)
         json_object_array_add(calls, json_object_new_string(mpi_function_ids_name(fns[i])));
     json_object_object_add(data, "unmodelled_calls", calls);
     if (st.lost)
-        mg_warn("check: %llu records were lost (full rings): findings may be missing or wrong",
-                (unsigned long long)st.lost);
+        mg_log_warn("check: %llu records were lost (full rings): findings may be missing or wrong",
+                    (unsigned long long)st.lost);
 }

@@ -13,7 +13,7 @@
 #include "cli.h"
 
 /* Room for the class table's classes (report_class_select refuses a smaller one). */
-enum { CHECK_CLASSES_MAX = 256 };
+enum { CHECK_RUN_CLASSES_MAX = 256 };
 
 /* The options of `mpiguard check`. */
 typedef struct check_run_options {
@@ -23,7 +23,7 @@ typedef struct check_run_options {
     long detector_leaves;       /* leaves of the tree of detectors, each under one agent; 0: none */
     const char *agent_launcher; /* words that start one agent per node */
     /* --checks: selected[i] for class i of the class table (report_class.h) */
-    unsigned char selected[CHECK_CLASSES_MAX];
+    unsigned char selected[CHECK_RUN_CLASSES_MAX];
 } check_run_options;
 
 /* A finding in the report that the detector may still change (a collective mismatch later callers

@@ -20,13 +20,13 @@ static int view_whole(check_run *r)
     int32_t rank;
     enum check_policy_view_kind v = check_policy_view(&r->feed.policy, &rd, check_feed_now(),
                                                       &rank);
-    if (v == CHECK_VIEW_ASK)
+    if (v == CHECK_POLICY_VIEW_ASK)
         check_remote_release(r->feed.remote);
-    if (v == CHECK_VIEW_GAVE_UP)
-        mg_warn("check: rank %d is in a call whose record its leaf never sent up: the analysis "
-                "goes on without it",
-                rank);
-    return v == CHECK_VIEW_WHOLE || v == CHECK_VIEW_GAVE_UP;
+    if (v == CHECK_POLICY_VIEW_GAVE_UP)
+        mg_log_warn("check: rank %d is in a call whose record its leaf never sent up: the analysis "
+                    "goes on without it",
+                    rank);
+    return v == CHECK_POLICY_VIEW_WHOLE || v == CHECK_POLICY_VIEW_GAVE_UP;
 }
 
 /* Reports the findings the detector added since the last call. Returns 1 when a deadlock was
@@ -44,11 +44,12 @@ static int report_new(check_run *r, int ended)
         enum check_policy_confirmation c = stops && !ended
                                                ? check_policy_confirm(&r->feed.policy, r->reported,
                                                                       f, &rd, check_feed_now())
-                                               : CHECK_CONFIRMED;
-        if (c == CHECK_UNCONFIRMED)
+                                               : CHECK_POLICY_CONFIRMED;
+        if (c == CHECK_POLICY_UNCONFIRMED)
             break; /* looked at again at the next poll; later findings wait behind it */
-        if (c == CHECK_DROPPED) {
-            mg_info("check: a %s was not confirmed (a rank moved on)", finding_text_kind(f->kind));
+        if (c == CHECK_POLICY_DROPPED) {
+            mg_log_info("check: a %s was not confirmed (a rank moved on)",
+                        finding_text_kind(f->kind));
             continue;
         }
         if (!check_report_add(r, r->reported, f))
@@ -74,9 +75,9 @@ static int check_now(check_run *r, int ended)
         return 0;
     uint64_t now = check_feed_now();
     int rc = deadlock_detector_check_now(r->feed.det, now, NULL);
-    if (rc != MG_OK) {
+    if (rc != MG_ERROR_OK) {
         if (!r->feed.broken)
-            mg_warn("check: the wait-for analysis failed (%s)", mg_error_string(rc));
+            mg_log_warn("check: the wait-for analysis failed (%s)", mg_error_string(rc));
         r->feed.broken = 1;
     }
     check_policy_analysed(&r->feed.policy, r->feed.det);
@@ -110,16 +111,17 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
         if (ended)
             return WATCH_JOB_ENDED;
         if (f->too_many_leaves) {
-            mg_error("check: --detector-leaves %ld is more than the job's %d ranks: a leaf needs "
-                     "at least one rank",
-                     r->o->detector_leaves, f->world);
+            mg_log_error(
+                "check: --detector-leaves %ld is more than the job's %d ranks: a leaf needs "
+                "at least one rank",
+                r->o->detector_leaves, f->world);
             stop_job(r);
             return WATCH_BAD_LEAVES;
         }
         int blind = observe_ranks_update(observer, 0) + f->newly_blind;
         f->newly_blind = 0;
         if (blind) {
-            mg_warn(
+            mg_log_warn(
                 "check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
             stop_job(r);
             return WATCH_BLIND;
@@ -130,7 +132,7 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
         if (found) {
             r->deadlock = 1;
             if (r->o->on_deadlock == 0) {
-                mg_warn("check: stopping the job");
+                mg_log_warn("check: stopping the job");
                 stop_job(r);
             }
             while (!job_session_wait(&r->s->job, 1000))
@@ -139,8 +141,8 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
         }
         check_policy_readings rd = check_feed_readings(f);
         if (check_policy_stuck(&f->policy, r->mismatch || f->broken, &rd, check_feed_now())) {
-            mg_warn("check: the job makes no progress after the %s above: stopping it",
-                    r->mismatch ? "errors" : "analysis failure");
+            mg_log_warn("check: the job makes no progress after the %s above: stopping it",
+                        r->mismatch ? "errors" : "analysis failure");
             stop_job(r);
             return WATCH_STUCK;
         }
@@ -170,17 +172,17 @@ static void finish(check_run *r, observe_ranks *observer)
     check_coverage c = check_coverage_of(f->world, r->s->job.nranks, r->observed,
                                          observe_ranks_blind(observer), f->across_nodes);
     if (c.unreported)
-        mg_warn("check: %d of %d ranks were never reported by an agent (no agent ran on their "
-                "node, or it never found them): they are not observed",
-                c.unreported, f->world);
+        mg_log_warn("check: %d of %d ranks were never reported by an agent (no agent ran on their "
+                    "node, or it never found them): they are not observed",
+                    c.unreported, f->world);
     if (c.nothing_seen)
-        mg_warn("check: no rank of the job was seen%s: nothing was observed",
-                f->across_nodes ? " by any agent"
-                                : " on this node (ranks on other nodes need --agent-launcher)");
+        mg_log_warn("check: no rank of the job was seen%s: nothing was observed",
+                    f->across_nodes ? " by any agent"
+                                    : " on this node (ranks on other nodes need --agent-launcher)");
     r->blind = c.blind;
     const char *sampler[r->s->job.nranks > 0 ? r->s->job.nranks : 1];
     for (int k = 0; k < r->s->job.nranks; k++)
-        sampler[k] = observe_ranks_cause(observer, k) == MG_OBSERVE_OK ? "ring" : NULL;
+        sampler[k] = observe_ranks_cause(observer, k) == RANK_OBSERVE_OK ? "ring" : NULL;
     cli_session_record_observation(r->s, observer, sampler);
 }
 
@@ -203,8 +205,9 @@ int check_watch(check_run *r)
     r->feed.observer = NULL;
     observe_ranks_destroy(observer);
     if (r->feed.failed)
-        mg_error("check: the analysis stopped (out of memory, or the error above): its verdicts "
-                 "are not founded");
+        mg_log_error(
+            "check: the analysis stopped (out of memory, or the error above): its verdicts "
+            "are not founded");
     if (r->deadlock)
         return MG_EXIT_DEADLOCK;
     if (end == WATCH_STUCK)

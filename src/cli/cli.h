@@ -9,7 +9,7 @@
 #include "observe_ranks.h"
 #include "report.h"
 
-#define MPIGUARD_VERSION "0.1.0"
+#define CLI_MPIGUARD_VERSION "0.1.0"
 
 /* Options every tool takes (--verbose, --quiet, --help), and those of the tools that run a job
  * (--report, --mpi). */
@@ -21,7 +21,7 @@ typedef struct cli_common {
 
 extern cli_common cli_options;
 
-/* The MPI --mpi names; MG_FLAVOR_UNKNOWN for auto (the launcher and the binary decide). */
+/* The MPI --mpi names; MG_MPI_FLAVOR_UNKNOWN for auto (the launcher and the binary decide). */
 mg_mpi_flavor cli_options_mpi(void);
 
 /* How a tool's command line is read: CLI_COMMAND, the words after "--" are required; CLI_NO_JOB,

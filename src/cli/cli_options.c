@@ -12,26 +12,27 @@ static const char *const mpi_choices[] = {"auto", "openmpi", "mpich", NULL};
 
 mg_mpi_flavor cli_options_mpi(void)
 {
-    static const mg_mpi_flavor named[] = {MG_FLAVOR_UNKNOWN, MG_FLAVOR_OPENMPI, MG_FLAVOR_MPICH};
+    static const mg_mpi_flavor named[] = {MG_MPI_FLAVOR_UNKNOWN, MG_MPI_FLAVOR_OPENMPI,
+                                          MG_MPI_FLAVOR_MPICH};
     return named[cli_options.mpi_choice];
 }
 
 /* Only the tools that run a job write a report of it and need to know its MPI. */
 static const mg_options_option job_options[] = {
-    {"report", 0, MG_OPT_STRING, &cli_options.report_path, "FILE",
+    {"report", 0, MG_OPTIONS_STRING, &cli_options.report_path, "FILE",
      "write the JSON report to FILE (default: none; see docs/report-schema.md)", NULL, 0, 0},
-    {"mpi", 0, MG_OPT_CHOICE, &cli_options.mpi_choice, "auto|openmpi|mpich",
+    {"mpi", 0, MG_OPTIONS_CHOICE, &cli_options.mpi_choice, "auto|openmpi|mpich",
      "which MPI the application uses (default: from the launcher and the binary)", mpi_choices, 0,
      0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
 static const mg_options_option common_options[] = {
-    {"verbose", 'v', MG_OPT_FLAG, &cli_options.verbose, NULL,
+    {"verbose", 'v', MG_OPTIONS_FLAG, &cli_options.verbose, NULL,
      "say more (the ranks found, each step)", NULL, 0, 0},
-    {"quiet", 'q', MG_OPT_FLAG, &cli_options.quiet, NULL, "print only findings and errors", NULL, 0,
-     0},
-    {"help", 'h', MG_OPT_FLAG, &cli_options.help, NULL, "show this help", NULL, 0, 0},
+    {"quiet", 'q', MG_OPTIONS_FLAG, &cli_options.quiet, NULL, "print only findings and errors",
+     NULL, 0, 0},
+    {"help", 'h', MG_OPTIONS_FLAG, &cli_options.help, NULL, "show this help", NULL, 0, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 
@@ -45,7 +46,7 @@ int cli_options_parse(const char *usage, const char *description,
                                     max_positional, parsed, done);
 }
 
-enum { CLI_TABLES_MAX = 4 };
+enum { TABLES_MAX = 4 };
 
 int cli_options_parse_tables(const char *usage, const char *description,
                              const mg_options_option *const *tool_tables, int argc, char **argv,
@@ -53,9 +54,9 @@ int cli_options_parse_tables(const char *usage, const char *description,
                              mg_options_parsed_args *parsed, int *done)
 {
     /* The tool's tables, then the job's options for a tool that runs one, then the common ones. */
-    const mg_options_option *use[CLI_TABLES_MAX + 3];
+    const mg_options_option *use[TABLES_MAX + 3];
     int n = 0;
-    for (int i = 0; tool_tables[i] && n < CLI_TABLES_MAX; i++)
+    for (int i = 0; tool_tables[i] && n < TABLES_MAX; i++)
         use[n++] = tool_tables[i];
     if (!(mode & CLI_NO_JOB))
         use[n++] = job_options;
@@ -65,7 +66,7 @@ int cli_options_parse_tables(const char *usage, const char *description,
     *done = 0;
     cli_options = (cli_common){0};
     if (mg_options_parse(use, argc, argv, positional, max_positional, parsed, err, sizeof err)) {
-        mg_error("%s", err);
+        mg_log_error("%s", err);
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
@@ -78,12 +79,12 @@ int cli_options_parse_tables(const char *usage, const char *description,
                      : cli_options.verbose ? MG_LOG_INFO
                                            : MG_LOG_WARN);
     if ((mode & CLI_COMMAND) && !parsed->command) {
-        mg_error("missing '--' before the launcher command (e.g. -- mpirun -n 4 ./app)");
+        mg_log_error("missing '--' before the launcher command (e.g. -- mpirun -n 4 ./app)");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
     if ((mode & CLI_COMMAND) && parsed->ncommand == 0) {
-        mg_error("no launcher command after '--' (e.g. -- mpirun -n 4 ./app)");
+        mg_log_error("no launcher command after '--' (e.g. -- mpirun -n 4 ./app)");
         return MG_EXIT_USAGE;
     }
     return 0;

@@ -18,10 +18,10 @@ int cli_session_command_words;
 static int open_report(cli_session *s, const char *flavor, const char *launcher,
                        const char *library)
 {
-    s->report = report_create(s->tool, MPIGUARD_VERSION, cli_session_command_line,
+    s->report = report_create(s->tool, CLI_MPIGUARD_VERSION, cli_session_command_line,
                               cli_session_command_words);
     if (!s->report) {
-        mg_error("out of memory");
+        mg_log_error("out of memory");
         return MG_EXIT_SOFTWARE;
     }
     report_set_mpi(s->report, flavor, launcher, library);
@@ -39,7 +39,7 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
     memset(s, 0, sizeof *s);
     s->tool = tool;
     char library_dir[4096];
-    if (cli_install_path("lib", library_dir, sizeof library_dir) != MG_OK)
+    if (cli_install_path("lib", library_dir, sizeof library_dir) != MG_ERROR_OK)
         snprintf(library_dir, sizeof library_dir, "lib");
     int rc = job_session_identify(&s->job, tool, cli_options_mpi(), library_dir, command, ncommand);
     if (rc || (rc = open_report(s, mg_mpi_flavor_name(s->job.flavor), s->job.launcher.path,
@@ -70,8 +70,8 @@ int cli_session_save(cli_session *s)
     if (!cli_options.report_path)
         return 0;
     char err[1024];
-    if (report_write(s->report, cli_options.report_path, err, sizeof err) != MG_OK) {
-        mg_error("%s", err);
+    if (report_write(s->report, cli_options.report_path, err, sizeof err) != MG_ERROR_OK) {
+        mg_log_error("%s", err);
         return MG_EXIT_CANTCREAT;
     }
     return 0;
@@ -90,7 +90,7 @@ observe_ranks *cli_session_watch_ranks(cli_session *s)
 {
     observe_ranks *o = observe_ranks_create(&s->job, observe_ranks_by_state, &s->job);
     if (!o) {
-        mg_error("out of memory");
+        mg_log_error("out of memory");
         job_stop(s->job.process);
         return NULL;
     }
@@ -122,8 +122,8 @@ int cli_session_finish(cli_session *s, int finding_status)
     int job_status = job_exit_status(s->job.process);
     int signal_received = job_interrupting_signal(s->job.process);
     if (job_leftovers_killed(s->job.process))
-        mg_warn("%s: killed %d process(es) of the job that outlived the launcher", s->tool,
-                job_leftovers_killed(s->job.process));
+        mg_log_warn("%s: killed %d process(es) of the job that outlived the launcher", s->tool,
+                    job_leftovers_killed(s->job.process));
     char host[256] = "";
     gethostname(host, sizeof host - 1);
     for (int r = 0; r < s->job.nranks; r++)

@@ -26,20 +26,20 @@ static int run_hang(const char *host, int port, const char *token, const uint8_t
                            .port = port,
                            .token = token,
                            .secret = secret,
-                           .kind = sampler ? MG_PROBE_PTRACE : MG_PROBE_SHM,
+                           .kind = sampler ? RANK_PROBE_PTRACE : RANK_PROBE_SHM,
                            .first_rank = -1,
                            .last_rank = -1,
                            .discover_seconds = 30};
     if (ranks && (sscanf(ranks, "%d-%d", &p.first_rank, &p.last_rank) != 2 || p.first_rank < 0 ||
                   p.last_rank < p.first_rank)) {
-        mg_error("agent hang: --ranks takes A-B with 0 <= A <= B, not '%s'", ranks);
+        mg_log_error("agent hang: --ranks takes A-B with 0 <= A <= B, not '%s'", ranks);
         return MG_EXIT_USAGE;
     }
     char err[256];
     int rc = hang_agent_run(&p, err, sizeof err);
     if (rc) {
-        mg_error("agent hang: %s", err);
-        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_SOFTWARE;
+        mg_log_error("agent hang: %s", err);
+        return rc == MG_ERROR_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_SOFTWARE;
     }
     return 0;
 }
@@ -63,26 +63,27 @@ typedef struct agent_args {
 static int parse(int argc, char **argv, agent_args *a, int *done)
 {
     const mg_options_option options[] = {
-        {"connect", 0, MG_OPT_STRING, &a->connect, "HOST:PORT", "the tool to answer", NULL, 0, 0},
-        {"token", 0, MG_OPT_STRING, &a->token, "TOKEN", "the job's token", NULL, 0, 0},
-        {"sampler", 0, MG_OPT_CHOICE, &a->sampler, "shm|ptrace", "hang: how ranks are looked at",
-         agent_samplers, 0, 0},
-        {"ranks", 0, MG_OPT_STRING, &a->ranks, "A-B",
+        {"connect", 0, MG_OPTIONS_STRING, &a->connect, "HOST:PORT", "the tool to answer", NULL, 0,
+         0},
+        {"token", 0, MG_OPTIONS_STRING, &a->token, "TOKEN", "the job's token", NULL, 0, 0},
+        {"sampler", 0, MG_OPTIONS_CHOICE, &a->sampler, "shm|ptrace",
+         "hang: how ranks are looked at", agent_samplers, 0, 0},
+        {"ranks", 0, MG_OPTIONS_STRING, &a->ranks, "A-B",
          "hang: own only these ranks (agents standing in for nodes); stage: its share, any set "
          "A-B+C+... (else --share K --shares N)",
          NULL, 0, 0},
-        {"inputs", 0, MG_OPT_STRING, &a->inputs, "FD:A-B[+C-D...][/FD],...",
+        {"inputs", 0, MG_OPTIONS_STRING, &a->inputs, "FD:A-B[+C-D...][/FD],...",
          "stage: each child's stream, its ranks, where its answers go", NULL, 0, 0},
-        {"output", 0, MG_OPT_STRING, &a->output, "FD[/FD]",
+        {"output", 0, MG_OPTIONS_STRING, &a->output, "FD[/FD]",
          "stage: the parent's stream and its answers; check: the leaf's socket, for --connect",
          NULL, 0, 0},
-        {"share", 0, MG_OPT_INT, &a->share, "K", "check: own share K of N, a block of ranks", NULL,
-         0, 255},
-        {"shares", 0, MG_OPT_INT, &a->shares, "N",
+        {"share", 0, MG_OPTIONS_INT, &a->share, "K", "check: own share K of N, a block of ranks",
+         NULL, 0, 255},
+        {"shares", 0, MG_OPTIONS_INT, &a->shares, "N",
          "check: the number of agents; a node agent: the job's nodes, each streaming through a "
          "leaf of the tree of detectors it starts",
          NULL, 1, 256},
-        {"library", 0, MG_OPT_STRING, &a->library, "PATH",
+        {"library", 0, MG_OPTIONS_STRING, &a->library, "PATH",
          "check: the one agent of its node, judging its ranks given this interposition library",
          NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
@@ -102,8 +103,8 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
     int to_leaf = a->tool && strcmp(a->tool, "check") == 0 && !a->connect && a->output;
     if (!a->tool || (strcmp(a->tool, "hang") != 0 && strcmp(a->tool, "check") != 0) ||
         (!to_leaf && (!a->connect || !strrchr(a->connect, ':'))) || !a->token) {
-        mg_error("agent: needs the tool (hang, check or stage), --connect HOST:PORT (check: or "
-                 "--output FD) and --token");
+        mg_log_error("agent: needs the tool (hang, check or stage), --connect HOST:PORT (check: or "
+                     "--output FD) and --token");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
@@ -112,8 +113,8 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
 
 static int run_check(const agent_args *a, const uint8_t *secret)
 {
-    if (a->library && cli_options_mpi() == MG_FLAVOR_UNKNOWN) {
-        mg_error("agent check: --library needs --mpi openmpi or --mpi mpich");
+    if (a->library && cli_options_mpi() == MG_MPI_FLAVOR_UNKNOWN) {
+        mg_log_error("agent check: --library needs --mpi openmpi or --mpi mpich");
         return MG_EXIT_USAGE;
     }
     /* a node agent owns every ring of its node; its --shares numbers the leaves, one a node */
@@ -139,11 +140,12 @@ int cmd_agent(int argc, char **argv)
     if (strcmp(a.tool, "stage") == 0)
         return agent_stage_run(a.ranks, (int)a.share, (int)a.shares, a.inputs, a.output, 0);
     /* The secret comes only from the environment: a command line is for every user to read. */
-    uint8_t secret[AGENT_SECRET_BYTES];
-    if (agent_proto_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_OK) {
-        mg_error("agent: %s is missing or not %u hex digits (the tool that starts its agents sets "
-                 "it)",
-                 MG_ENV_AGENT_SECRET, 2 * AGENT_SECRET_BYTES);
+    uint8_t secret[AGENT_PROTO_SECRET_BYTES];
+    if (agent_proto_secret_parse(getenv(MG_ENV_AGENT_SECRET), secret) != MG_ERROR_OK) {
+        mg_log_error(
+            "agent: %s is missing or not %u hex digits (the tool that starts its agents sets "
+            "it)",
+            MG_ENV_AGENT_SECRET, 2 * AGENT_PROTO_SECRET_BYTES);
         return MG_EXIT_USAGE;
     }
     if (strcmp(a.tool, "check") == 0)

@@ -32,20 +32,20 @@ const char *const cmd_check_wildcard_choices[] = {"probe", "decide", NULL};
 static int start_agents(check_run *r)
 {
     char exe[4096], address[300], share[16], shares[16], err[256];
-    uint8_t secret[AGENT_SECRET_BYTES];
+    uint8_t secret[AGENT_PROTO_SECRET_BYTES];
     const char *launcher = r->o->agent_launcher;
     int n = launcher ? 1 : (int)r->o->agents;
     int expected = launcher ? (int)r->o->detector_leaves : n;
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     int fd = agent_start_listen(!launcher, 1, address, sizeof address, err, sizeof err);
     if (fd < 0)
-        mg_error("check: %s", err);
-    if (len <= 0 || fd < 0 || agent_start_secret(secret) != MG_OK ||
-        check_remote_create(fd, expected, secret, &r->feed.remote) != MG_OK ||
+        mg_log_error("check: %s", err);
+    if (len <= 0 || fd < 0 || agent_start_secret(secret) != MG_ERROR_OK ||
+        check_remote_create(fd, expected, secret, &r->feed.remote) != MG_ERROR_OK ||
         !(r->agent_jobs = calloc((size_t)n, sizeof *r->agent_jobs)))
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     exe[len] = '\0';
-    mg_info("check: the agents stream to %s", address);
+    mg_log_info("check: the agents stream to %s", address);
     snprintf(shares, sizeof shares, "%d", launcher ? expected : n);
     for (int k = 0; k < n; k++) {
         snprintf(share, sizeof share, "%d", k);
@@ -72,13 +72,13 @@ static int start_agents(check_run *r)
         if (cli_options.verbose)
             node[words++] = "-v";
         if (agent_start_launch(launcher, launcher ? node : local, &r->agent_jobs[k], err,
-                               sizeof err) != MG_OK) {
-            mg_error("check: %s", err);
-            return MG_ESYS;
+                               sizeof err) != MG_ERROR_OK) {
+            mg_log_error("check: %s", err);
+            return MG_ERROR_ESYS;
         }
         r->nagent_jobs++;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Makes fd inherited by the processes started next (on), or not (off). */
@@ -93,14 +93,14 @@ static int inherit(int fd, int on)
 static int launch_with(check_run *r, char *const *argv, const int *fds, int n)
 {
     char err[256];
-    int rc = MG_OK;
-    for (int i = 0; i < n && rc == MG_OK; i++)
-        rc = inherit(fds[i], 1) == 0 ? MG_OK : MG_ESYS;
+    int rc = MG_ERROR_OK;
+    for (int i = 0; i < n && rc == MG_ERROR_OK; i++)
+        rc = inherit(fds[i], 1) == 0 ? MG_ERROR_OK : MG_ERROR_ESYS;
     rc = rc ? rc : agent_start_launch(NULL, argv, &r->agent_jobs[r->nagent_jobs], err, sizeof err);
     for (int i = 0; i < n; i++)
         inherit(fds[i], 0);
-    if (rc != MG_OK)
-        mg_error("check: %s", rc == MG_ESYS ? strerror(errno) : err);
+    if (rc != MG_ERROR_OK)
+        mg_log_error("check: %s", rc == MG_ERROR_ESYS ? strerror(errno) : err);
     else
         r->nagent_jobs++;
     return rc;
@@ -112,23 +112,23 @@ static int launch_with(check_run *r, char *const *argv, const int *fds, int n)
 static int start_leaves(check_run *r)
 {
     char exe[4096], share[16], shares[16], to_leaf[16], from_agent[16], to_root[32];
-    uint8_t secret[AGENT_SECRET_BYTES];
+    uint8_t secret[AGENT_PROTO_SECRET_BYTES];
     int n = (int)r->o->detector_leaves;
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (len <= 0 || agent_start_secret(secret) != MG_OK ||
-        check_remote_create(-1, n, secret, &r->feed.remote) != MG_OK ||
+    if (len <= 0 || agent_start_secret(secret) != MG_ERROR_OK ||
+        check_remote_create(-1, n, secret, &r->feed.remote) != MG_ERROR_OK ||
         !(r->agent_jobs = calloc(2 * (size_t)n, sizeof *r->agent_jobs)))
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     exe[len] = '\0';
     snprintf(shares, sizeof shares, "%d", n);
     for (int k = 0; k < n; k++) {
         int agent_leaf[2], leaf_root[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, agent_leaf) != 0)
-            return MG_ESYS;
+            return MG_ERROR_ESYS;
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, leaf_root) != 0) {
             close(agent_leaf[0]);
             close(agent_leaf[1]);
-            return MG_ESYS;
+            return MG_ERROR_ESYS;
         }
         snprintf(share, sizeof share, "%d", k);
         snprintf(to_leaf, sizeof to_leaf, "%d", agent_leaf[0]);
@@ -144,14 +144,14 @@ static int start_leaves(check_run *r)
         close(agent_leaf[0]);
         close(agent_leaf[1]);
         close(leaf_root[1]);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             close(leaf_root[0]);
         /* the root reads the leaf's stream (its AUTH frame first) as it reads an agent's */
         rc = rc ? rc : check_remote_adopt_leaf(r->feed.remote, leaf_root[0], k, n);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void stop_agents(check_run *r)
@@ -204,12 +204,12 @@ static int check_job(cli_session *s, const check_run_options *o)
                             .deciding = o->wildcards == 1}};
     check_feed *f = &r.feed;
     int rc = site_resolver_create(&f->sites);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = o->detector_leaves && !o->agent_launcher ? start_leaves(&r)
              : o->agents || o->agent_launcher         ? start_agents(&r)
                                               : check_agent_create(s->job.token, 0, 1, &f->agent);
-    if (rc != MG_OK) {
-        mg_error("check: cannot start the agents: %s", mg_error_string(rc));
+    if (rc != MG_ERROR_OK) {
+        mg_log_error("check: cannot start the agents: %s", mg_error_string(rc));
         job_stop(s->job.process);
         stop_agents(&r);
         check_feed_destroy(f);
@@ -246,31 +246,31 @@ static int parse(int argc, char **argv, check_run_options *o, const char **check
                  mg_options_parsed_args *args, int *done)
 {
     const mg_options_option options[] = {
-        {"on-deadlock", 0, MG_OPT_CHOICE, &o->on_deadlock, "kill|report",
+        {"on-deadlock", 0, MG_OPTIONS_CHOICE, &o->on_deadlock, "kill|report",
          "stop the job on a confirmed deadlock (kill, default) or only report it",
          on_deadlock_choices, 0, 0},
-        {"quiet-time", 0, MG_OPT_DOUBLE, &o->quiet_time, "SECONDS",
+        {"quiet-time", 0, MG_OPTIONS_DOUBLE, &o->quiet_time, "SECONDS",
          "analyse when no new call was seen for this long (default 1)", NULL, 0.05, 3600},
-        {"buffered-sends", 0, MG_OPT_FLAG, &o->buffered_sends, NULL,
+        {"buffered-sends", 0, MG_OPTIONS_FLAG, &o->buffered_sends, NULL,
          "treat standard-mode sends as buffered (no potential deadlocks from them)", NULL, 0, 0},
-        {"wildcards", 0, MG_OPT_CHOICE, &o->wildcards, "probe|decide",
+        {"wildcards", 0, MG_OPTIONS_CHOICE, &o->wildcards, "probe|decide",
          "wildcard receives without a decision: explore the matches (probe, default) or also "
          "force one when queues grow (decide; may give false positives)",
          cmd_check_wildcard_choices, 0, 0},
-        {"checks", 0, MG_OPT_LIST, checks, "LIST",
+        {"checks", 0, MG_OPTIONS_LIST, checks, "LIST",
          "the classes to report: groups (deadlock, collective, type, args, rma, buffers, "
          "lifecycle, races) or class names, comma-separated; -NAME leaves one out (default all; "
          "docs/check.md)",
          NULL, 0, 0},
-        {"agent-launcher", 0, MG_OPT_STRING, &o->agent_launcher, "CMD",
+        {"agent-launcher", 0, MG_OPTIONS_STRING, &o->agent_launcher, "CMD",
          "a job on several nodes: start one agent per node with CMD, e.g. 'srun --overlap "
          "--ntasks-per-node=1' (docs/check.md, \"Across nodes\")",
          NULL, 0, 0},
-        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o->agents, "N",
+        {"agents", 0, MG_OPTIONS_INT | MG_OPTIONS_HIDDEN, &o->agents, "N",
          "drain the rings with N agent processes streaming over TCP (loopback), as on several "
          "nodes; default 0: in mpiguard itself",
          NULL, 0, 256},
-        {"detector-leaves", 0, MG_OPT_INT, &o->detector_leaves, "K",
+        {"detector-leaves", 0, MG_OPTIONS_INT, &o->detector_leaves, "K",
          "check with a tree of detectors: K leaf processes, each matching the calls of a block of "
          "ranks, under mpiguard's detector; with --agent-launcher, K is the job's nodes, a leaf "
          "beside each node's agent (docs/check.md, \"A tree of detectors\")",
@@ -293,16 +293,17 @@ static int refuse_bad_options(check_run_options *o, const char *checks,
                               const mg_options_parsed_args *args)
 {
     char err[512];
-    if (report_class_select(checks, o->selected, sizeof o->selected, err, sizeof err) != MG_OK)
-        mg_error("%s", err);
+    if (report_class_select(checks, o->selected, sizeof o->selected, err, sizeof err) !=
+        MG_ERROR_OK)
+        mg_log_error("%s", err);
     else if (o->agents && o->agent_launcher)
-        mg_error("--agents and --agent-launcher exclude each other: agents on this machine, or "
-                 "one per node");
+        mg_log_error("--agents and --agent-launcher exclude each other: agents on this machine, or "
+                     "one per node");
     else if (o->detector_leaves && o->agents)
-        mg_error("--detector-leaves starts its own agents on this machine (or, with "
-                 "--agent-launcher, a leaf beside each node's agent): it excludes --agents");
+        mg_log_error("--detector-leaves starts its own agents on this machine (or, with "
+                     "--agent-launcher, a leaf beside each node's agent): it excludes --agents");
     else if (!args->command || args->ncommand == 0)
-        mg_error("missing '--' and the launcher command");
+        mg_log_error("missing '--' and the launcher command");
     else
         return 0;
     fprintf(stderr, "usage: %s\n", usage);

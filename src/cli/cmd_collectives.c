@@ -84,10 +84,10 @@ static void print_row(const bounds_file_entry *e, const coll_row *row)
     printf("%-25s %3llu %4llu  %-9s %12llu %10s  %-9s %-22s %5d\n", e->collective,
            (unsigned long long)e->type_size, (unsigned long long)e->np, e->status,
            (unsigned long long)e->safe_count, delta, cls,
-           row->earlier                ? "(an earlier run)"
-           : b->status == COLL_BOUNDED ? coll_search_outcome_name(b->failure)
-           : b->failure == COLL_PASS   ? "none up to max count"
-                                       : coll_search_outcome_name(b->failure),
+           row->earlier                       ? "(an earlier run)"
+           : b->status == COLL_SEARCH_BOUNDED ? coll_search_outcome_name(b->failure)
+           : b->failure == COLL_SEARCH_PASS   ? "none up to max count"
+                                              : coll_search_outcome_name(b->failure),
            b->tests);
 }
 
@@ -124,18 +124,18 @@ static int find_tester(tester_jobs *x, mg_mpi_flavor *flavor)
         launcher l;
         int rc = launcher_identify(words, x->nlauncher + 3, &l, err, sizeof err);
         if (rc) {
-            mg_error("%s", err);
-            return rc == MG_EUNSUPPORTED ? MG_EXIT_UNAVAILABLE
-                   : rc == MG_ENOENT     ? MG_EXIT_UNAVAILABLE
-                                         : MG_EXIT_USAGE;
+            mg_log_error("%s", err);
+            return rc == MG_ERROR_EUNSUPPORTED ? MG_EXIT_UNAVAILABLE
+                   : rc == MG_ERROR_ENOENT     ? MG_EXIT_UNAVAILABLE
+                                               : MG_EXIT_USAGE;
         }
-        *flavor = cli_options_mpi() != MG_FLAVOR_UNKNOWN ? cli_options_mpi() : l.flavor;
+        *flavor = cli_options_mpi() != MG_MPI_FLAVOR_UNKNOWN ? cli_options_mpi() : l.flavor;
         if (strcmp(mg_mpi_flavor_name(*flavor), name) == 0) {
             snprintf(rel, sizeof rel, "bin/mpiguard-coll-costs-%s", name);
             return cli_install_path(rel, x->costs, sizeof x->costs) ? MG_EXIT_SOFTWARE : 0;
         }
     }
-    mg_error("cannot tell which MPI the launcher '%s' runs", x->launcher[0]);
+    mg_log_error("cannot tell which MPI the launcher '%s' runs", x->launcher[0]);
     return MG_EXIT_USAGE;
 }
 
@@ -147,7 +147,7 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
 {
     size_t at;
     if (coll_search_resume(doc->entries, doc->n, x->name, s, P, &at, &so.n_passed) ==
-        COLL_RESUME_KEPT) {
+        COLL_SEARCH_RESUME_KEPT) {
         if (!cli_options.quiet)
             fprintf(stderr,
                     "mpiguard: collectives: %s s=%llu P=%llu: bounded at n = %llu by an "
@@ -158,13 +158,13 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
     }
     coll_search_result b;
     coll_search_bound(tester_jobs_test, x, s, P, &so, &b);
-    scaling_bounds_class cls = SCALING_CLASS_X;
-    scaling_bounds_form form = SCALING_FORM_N;
-    if (b.status == COLL_BOUNDED)
+    scaling_bounds_class cls = SCALING_BOUNDS_CLASS_X;
+    scaling_bounds_form form = SCALING_BOUNDS_FORM_N;
+    if (b.status == COLL_SEARCH_BOUNDED)
         coll_search_classify(tester_jobs_test, x, s, P, TESTER_JOBS_MAX_TYPE_SIZE, &b, &cls, &form);
     bounds_file_entry e;
     coll_search_entry(x->name, s, P, &b, cls, form, &e);
-    if (b.status == COLL_BOUNDED)
+    if (b.status == COLL_SEARCH_BOUNDED)
         report_failure(report, &e, &b);
     if (at < doc->n)
         doc->entries[at] = e;
@@ -172,9 +172,10 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
         return;
     rows[at] = (coll_row){b, 0};
     /* A search that stopped short of the largest n, or never passed n = 1, says why. */
-    const char *why = b.status == COLL_SKIPPED                               ? "; n = 1: "
-                      : b.status == COLL_UNBOUNDED && b.failure != COLL_PASS ? "; next n "
-                                                                             : NULL;
+    const char *why = b.status == COLL_SEARCH_SKIPPED ? "; n = 1: "
+                      : b.status == COLL_SEARCH_UNBOUNDED && b.failure != COLL_SEARCH_PASS
+                          ? "; next n "
+                          : NULL;
     if (!cli_options.quiet)
         fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: %s, n = %llu (%d test%s%s%s)\n",
                 x->name, (unsigned long long)s, (unsigned long long)P, e.status,
@@ -188,7 +189,7 @@ static int save(const char *output, const bounds_file_doc *doc, report_doc *repo
     if (bounds_file_write(output, doc, err, sizeof err) != 0 ||
         (cli_options.report_path &&
          report_write(report, cli_options.report_path, err, sizeof err) != 0)) {
-        mg_error("%s", err);
+        mg_log_error("%s", err);
         return MG_EXIT_CANTCREAT;
     }
     return 0;
@@ -204,35 +205,35 @@ static int parse_options(int argc, char **argv, coll_options *o, mg_options_pars
         "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
         "[--resume] [--no-costs] -- <launcher> [<launcher options>]";
     const mg_options_option options[] = {
-        {"collectives", 0, MG_OPT_STRING, &o->collectives, "LIST",
+        {"collectives", 0, MG_OPTIONS_STRING, &o->collectives, "LIST",
          "collectives to test, e.g. Gatherv,Igather,Gatherv_c,Alltoall_inplace (default: all 24 "
          "of Table V; the large-count _c forms, which bound W3, and the calls with MPI_IN_PLACE "
          "where named)",
          NULL, 0, 0},
-        {"np", 0, MG_OPT_STRING, &o->np, "P,...", "process counts (default 2,4)", NULL, 0, 0},
-        {"type-size", 0, MG_OPT_STRING, &o->type_sizes, "S,...",
+        {"np", 0, MG_OPTIONS_STRING, &o->np, "P,...", "process counts (default 2,4)", NULL, 0, 0},
+        {"type-size", 0, MG_OPTIONS_STRING, &o->type_sizes, "S,...",
          "element sizes in bytes, of 1 2 4 8 (default: 1, and 4 for the reductions, as the paper)",
          NULL, 0, 0},
-        {"f", 0, MG_OPT_INT, &o->f, "F", "refinement steps: delta = n's / F (default 16)", NULL, 1,
-         1 << 20},
-        {"memory-limit", 0, MG_OPT_STRING, &o->memory, "BYTES",
+        {"f", 0, MG_OPTIONS_INT, &o->f, "F", "refinement steps: delta = n's / F (default 16)", NULL,
+         1, 1 << 20},
+        {"memory-limit", 0, MG_OPTIONS_STRING, &o->memory, "BYTES",
          "skip tests that need more (K/M/G suffixes; default 80% of MemAvailable)", NULL, 0, 0},
-        {"time-limit", 0, MG_OPT_DOUBLE, &o->time_limit, "SECONDS",
+        {"time-limit", 0, MG_OPTIONS_DOUBLE, &o->time_limit, "SECONDS",
          "total time budget; what is found by then is kept (default: none)", NULL, 0, 1e9},
-        {"first-test-limit", 0, MG_OPT_DOUBLE, &o->first_limit, "SECONDS",
+        {"first-test-limit", 0, MG_OPTIONS_DOUBLE, &o->first_limit, "SECONDS",
          "time limit of the first test; later ones get 10x the previous test's time (default 60)",
          NULL, 1, 1e6},
-        {"max-count", 0, MG_OPT_INT, &o->max_count, "N", "largest n tried (default INT_MAX)", NULL,
-         1, 2147483647},
-        {"output", 'o', MG_OPT_STRING, &o->output, "FILE",
+        {"max-count", 0, MG_OPTIONS_INT, &o->max_count, "N", "largest n tried (default INT_MAX)",
+         NULL, 1, 2147483647},
+        {"output", 'o', MG_OPTIONS_STRING, &o->output, "FILE",
          "the safe-bounds file (default mpiguard-bounds.json)", NULL, 0, 0},
-        {"resume", 0, MG_OPT_FLAG, &o->resume, NULL,
+        {"resume", 0, MG_OPTIONS_FLAG, &o->resume, NULL,
          "go on from the safe-bounds file --output names, measured on this MPI: its bounded "
          "points are kept untested, its unbounded ones tested on from twice their n (give a "
          "--first-test-limit that covers a test there), the others from n = 1; its other points "
          "stay in it",
          NULL, 0, 0},
-        {"no-costs", 0, MG_OPT_FLAG, &o->no_costs, NULL,
+        {"no-costs", 0, MG_OPTIONS_FLAG, &o->no_costs, NULL,
          "do not measure the cost model at each P (a job of a few seconds per P, after the "
          "searches); "
          "`mpiguard protect` then chooses workarounds by its defaults",
@@ -273,15 +274,15 @@ static int parse_lists(const coll_options *o, coll_lists *l)
         scaling_coll coll;
         int nb, large, in_place;
         if (scaling_coll_from_name(l->names[i], &coll, &nb, &large, &in_place) != 0) {
-            mg_error("unknown collective '%s' (one of %s, their large-count forms such as "
-                     "Gatherv_c, or their calls with MPI_IN_PLACE such as Alltoall_inplace)",
-                     l->names[i], all_collectives);
+            mg_log_error("unknown collective '%s' (one of %s, their large-count forms such as "
+                         "Gatherv_c, or their calls with MPI_IN_PLACE such as Alltoall_inplace)",
+                         l->names[i], all_collectives);
             return MG_EXIT_USAGE;
         }
         l->any_large |= large;
     }
     if (l->ncoll <= 0 || l->nnp <= 0 || l->ns <= 0) {
-        mg_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
+        mg_log_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
         return MG_EXIT_USAGE;
     }
     return 0;
@@ -300,9 +301,9 @@ static int prepare(tester_jobs *x, const coll_options *o, int any_large, bounds_
     if (any_large && (mpi_large_count_of(flavor, &have_large) != 0 || have_large == 0)) {
         char version[32] = "";
         mpi_version_of(flavor, version, sizeof version);
-        mg_error("--collectives names large-count forms (_c), which %s %s does not have (no "
-                 "MPI-4 large-count collectives)",
-                 mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)");
+        mg_log_error("--collectives names large-count forms (_c), which %s %s does not have (no "
+                     "MPI-4 large-count collectives)",
+                     mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)");
         return MG_EXIT_UNAVAILABLE;
     }
     if (o->resume && (rc = bounds_file_load(o->output, flavor, doc)))
@@ -365,14 +366,14 @@ int cmd_collectives(int argc, char **argv)
     if ((rc = parse_lists(&o, &l)))
         return rc;
     if (args.ncommand > TESTER_JOBS_MAX_LAUNCHER) {
-        mg_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
+        mg_log_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
         return MG_EXIT_USAGE;
     }
     tester_jobs x = {
         .launcher = args.command, .nlauncher = args.ncommand, .quiet = cli_options.quiet};
     x.memory_limit = mg_memory_available() / 10 * 8;
     if (o.memory && mg_options_bytes(o.memory, &x.memory_limit) != 0) {
-        mg_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
+        mg_log_error("bad --memory-limit '%s' (bytes, with an optional K, M, G suffix)", o.memory);
         return MG_EXIT_USAGE;
     }
     bounds_file_doc doc = {0};
@@ -380,10 +381,10 @@ int cmd_collectives(int argc, char **argv)
         bounds_file_free(&doc);
         return rc;
     }
-    report_doc *report = report_create("collectives", MPIGUARD_VERSION, cli_session_command_line,
-                                       cli_session_command_words);
+    report_doc *report = report_create("collectives", CLI_MPIGUARD_VERSION,
+                                       cli_session_command_line, cli_session_command_words);
     coll_row *rows = calloc(doc.n + (size_t)(l.ncoll * l.nnp * l.ns), sizeof *rows);
-    rc = report && rows ? MG_OK : MG_EXIT_SOFTWARE;
+    rc = report && rows ? MG_ERROR_OK : MG_EXIT_SOFTWARE;
     if (!rc) {
         report_set_mpi(report, doc.flavor, x.launcher[0], NULL);
         for (size_t i = 0; i < doc.n; i++)

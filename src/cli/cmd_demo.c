@@ -130,7 +130,7 @@ static void demo_mpi(const char *flavor, const char *launcher, const char *dir, 
         snprintf(relative, sizeof relative, part->program, flavor);
         if (cli_install_path(relative, program, sizeof program) != 0 ||
             access(program, X_OK) != 0) {
-            mg_error("demo: %s is missing: build the project first", relative);
+            mg_log_error("demo: %s is missing: build the project first", relative);
             (*failures)++;
             continue;
         }
@@ -158,7 +158,7 @@ int cmd_demo(int argc, char **argv)
     static const char usage[] = "mpiguard demo [--output-dir DIR]";
     const char *dir = "mpiguard-demo";
     const mg_options_option options[] = {
-        {"output-dir", 0, MG_OPT_STRING, &dir, "DIR",
+        {"output-dir", 0, MG_OPTIONS_STRING, &dir, "DIR",
          "where the demo's reports go (default ./mpiguard-demo)", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
@@ -170,7 +170,7 @@ int cmd_demo(int argc, char **argv)
     if (rc || done)
         return rc;
     if (mkdir(dir, 0755) != 0 && access(dir, W_OK) != 0) {
-        mg_error("demo: cannot create the output directory '%s'", dir);
+        mg_log_error("demo: cannot create the output directory '%s'", dir);
         return MG_EXIT_CANTCREAT;
     }
     allow_demo_launch();
@@ -179,7 +179,7 @@ int cmd_demo(int argc, char **argv)
     alarm(DEMO_LIMIT_SECONDS);
     printf("mpiguard %s demo. Tools shown: run, hang, check, protect, concolic, report. "
            "Reports go to %s/.\n",
-           MPIGUARD_VERSION, dir);
+           CLI_MPIGUARD_VERSION, dir);
     int failures = 0, ran = 0;
     for (size_t i = 0; i < sizeof demo_launchers / sizeof *demo_launchers; i++) {
         char path[4096];
@@ -192,7 +192,7 @@ int cmd_demo(int argc, char **argv)
         ran++;
     }
     if (!ran) {
-        mg_error("demo: no MPI launcher found (install one with scripts/install-deps.sh)");
+        mg_log_error("demo: no MPI launcher found (install one with scripts/install-deps.sh)");
         return MG_EXIT_UNAVAILABLE;
     }
     printf("\ndemo %s\n", failures ? "FAILED" : "done");

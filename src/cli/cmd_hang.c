@@ -30,15 +30,15 @@ typedef struct hang_options {
 static int parse_action(const char *text, hang_watcher_params *p)
 {
     if (strcmp(text, "kill") == 0)
-        p->action = HANG_ACTION_KILL;
+        p->action = HANG_WATCHER_ACTION_KILL;
     else if (strcmp(text, "report") == 0)
-        p->action = HANG_ACTION_REPORT;
+        p->action = HANG_WATCHER_ACTION_REPORT;
     else if (strncmp(text, "exec:", 5) == 0 && text[5]) {
-        p->action = HANG_ACTION_EXEC;
+        p->action = HANG_WATCHER_ACTION_EXEC;
         p->cmd = text + 5;
     } else if (strncmp(text, "signal:", 7) == 0 && text[7]) {
         const char *name = text + 7;
-        p->action = HANG_ACTION_SIGNAL;
+        p->action = HANG_WATCHER_ACTION_SIGNAL;
         p->sig = atoi(name);
         if (strncmp(name, "SIG", 3) == 0)
             name += 3;
@@ -133,8 +133,9 @@ static void record_cost(cli_session *s, const hang_probes *p, double watched)
                  "(held %.3f%%)",
                  frozen, held, 100 * frozen / span, 100 * held / span, most,
                  100e-9 * (double)p->rank_cost[most].held_ns / span);
-    mg_info("hang: monitoring cost: %llu rank readings in %.1f s%s; mpiguard used %.2f%% of a core",
-            (unsigned long long)p->readings, watched, stops, 100 * cpu / span);
+    mg_log_info(
+        "hang: monitoring cost: %llu rank readings in %.1f s%s; mpiguard used %.2f%% of a core",
+        (unsigned long long)p->readings, watched, stops, 100 * cpu / span);
 }
 
 /* Says why the watch set a suspicion aside, on stderr and in the trace. The first one is said
@@ -148,11 +149,11 @@ static void say_set_aside(const struct hang_watch_step *step, double now, FILE *
     if (trace && mark)
         fprintf(trace, "# %s %.3f\n", mark, now);
     if (*set_aside_said)
-        mg_info("hang: a suspected hang was set aside: %s; watching goes on", why);
+        mg_log_info("hang: a suspected hang was set aside: %s; watching goes on", why);
     else
-        mg_warn("hang: a suspected hang was set aside: %s; watching goes on (-v says each "
-                "later one)",
-                why);
+        mg_log_warn("hang: a suspected hang was set aside: %s; watching goes on (-v says each "
+                    "later one)",
+                    why);
     *set_aside_said = true;
 }
 
@@ -177,17 +178,17 @@ static void say_events(const struct hang_watch_step *step, double now, double bu
         if (step->events & trace_marks[i].event)
             fprintf(trace, "# %s %.3f\n", trace_marks[i].mark, now);
     if (step->events & HANG_WATCH_BUILT)
-        mg_info("hang: the model is built (%.1f s of samples); suspicions count from now", now);
+        mg_log_info("hang: the model is built (%.1f s of samples); suspicions count from now", now);
     if (step->events & HANG_WATCH_JOB_STOPPED)
-        mg_warn("hang: every rank of the job is stopped (a suspended job: scontrol suspend, "
-                "SIGSTOP, Ctrl-Z); the model waits until they run again");
+        mg_log_warn("hang: every rank of the job is stopped (a suspended job: scontrol suspend, "
+                    "SIGSTOP, Ctrl-Z); the model waits until they run again");
     if (step->events & HANG_WATCH_JOB_RUNS)
-        mg_warn("hang: the job runs again (stopped for at most %.1f s); the model goes on",
-                step->stopped_for);
+        mg_log_warn("hang: the job runs again (stopped for at most %.1f s); the model goes on",
+                    step->stopped_for);
     if (step->events & HANG_WATCH_STILL)
-        mg_info("hang: every rank has waited in MPI with no call completed since %.1f s: "
-                "verifying without the model (a hang from the first call?)",
-                step->still_since);
+        mg_log_info("hang: every rank has waited in MPI with no call completed since %.1f s: "
+                    "verifying without the model (a hang from the first call?)",
+                    step->still_since);
     if (step->events & HANG_WATCH_HALTED) {
         /* the rule also goes on after the build while no call is seen to complete (a job attached
          * to, already halted, is verified just after it) */
@@ -197,24 +198,28 @@ static void say_events(const struct hang_watch_step *step, double now, double bu
                      "and none was seen to complete since the model was built at %.1f s (it may "
                      "have learnt the halt as the job's normal)",
                      built_at);
-        mg_info("hang: no MPI call has completed since %.1f s, every rank waiting in MPI but rank "
-                "%d, outside it, %s: verifying without the model",
-                step->still_since, step->halted_rank, when);
+        mg_log_info(
+            "hang: no MPI call has completed since %.1f s, every rank waiting in MPI but rank "
+            "%d, outside it, %s: verifying without the model",
+            step->still_since, step->halted_rank, when);
     }
     if (step->events & HANG_WATCH_HELD)
-        mg_info("hang: rank %d has stood inside a polling call since %.1f s while others' calls "
-                "complete: verifying",
-                step->held_rank, step->held_since);
+        mg_log_info(
+            "hang: rank %d has stood inside a polling call since %.1f s while others' calls "
+            "complete: verifying",
+            step->held_rank, step->held_since);
     if (step->events & HANG_WATCH_SUSPECTED)
-        mg_info("hang: a hang is suspected at %.1f s: verifying", now);
+        mg_log_info("hang: a hang is suspected at %.1f s: verifying", now);
     /* no rank is named when none had its CPU time read (every reading failed) */
     if ((step->events & HANG_WATCH_STRETCHED) && step->short_rank != SIZE_MAX)
-        mg_info("hang: verification scan %zu came %.1f s after the one before: rank %zu was kept "
-                "from running (the node is busy with other work, or a CPU quota)",
-                step->scan_number, step->gap_took, step->short_rank);
+        mg_log_info(
+            "hang: verification scan %zu came %.1f s after the one before: rank %zu was kept "
+            "from running (the node is busy with other work, or a CPU quota)",
+            step->scan_number, step->gap_took, step->short_rank);
     else if (step->events & HANG_WATCH_STRETCHED)
-        mg_info("hang: verification scan %zu came %.1f s after the one before (the node is busy)",
-                step->scan_number, step->gap_took);
+        mg_log_info(
+            "hang: verification scan %zu came %.1f s after the one before (the node is busy)",
+            step->scan_number, step->gap_took);
     if (step->events & HANG_WATCH_SET_ASIDE)
         say_set_aside(step, now, trace, set_aside_said);
 }
@@ -273,11 +278,11 @@ static void front_open(hang_front *f)
     if (!cli_options.quiet)
         fprintf(stderr,
                 "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
-                f->s->job.nranks, f->w.probes.kind == MG_PROBE_SHM ? "shm" : "ptrace", f->o->alpha,
-                st.set_size, st.reduced ? ", fewer than 2C ranks" : "");
+                f->s->job.nranks, f->w.probes.kind == RANK_PROBE_SHM ? "shm" : "ptrace",
+                f->o->alpha, st.set_size, st.reduced ? ", fewer than 2C ranks" : "");
     f->trace = f->o->trace ? fopen(f->o->trace, "w") : NULL;
     if (f->o->trace && !f->trace)
-        mg_warn("hang: cannot write the trace '%s'; watching without it", f->o->trace);
+        mg_log_warn("hang: cannot write the trace '%s'; watching without it", f->o->trace);
     /* the watch's time 0 on the wall clock, which a job's own logs (a fault's moment) are in */
     struct timespec wall;
     if (f->trace && clock_gettime(CLOCK_REALTIME, &wall) == 0)
@@ -309,7 +314,7 @@ static int watch(cli_session *s, const hang_options *o, const hang_watcher_param
     if (f.w.observer)
         cli_session_record_observation(s, f.w.observer, sampler);
     hang_watcher_free(&f.w);
-    if (status && (p->action != HANG_ACTION_KILL || status == MG_EXIT_SOFTWARE))
+    if (status && (p->action != HANG_WATCHER_ACTION_KILL || status == MG_EXIT_SOFTWARE))
         while (!job_session_wait(&s->job, 1000))
             ;
     return status;
@@ -324,40 +329,40 @@ static int parse_options(int argc, char **argv, hang_options *o, mg_options_pars
                          int *done)
 {
     const mg_options_option options[] = {
-        {"alpha", 0, MG_OPT_DOUBLE, &o->alpha, "A",
+        {"alpha", 0, MG_OPTIONS_DOUBLE, &o->alpha, "A",
          "report a hang at confidence 1-A (default 0.001)", NULL, 1e-9, 0.5},
-        {"sampler", 0, MG_OPT_CHOICE, &o->sampler, "auto|shm|ptrace",
+        {"sampler", 0, MG_OPTIONS_CHOICE, &o->sampler, "auto|shm|ptrace",
          "how ranks are looked at (auto: shm, which needs nothing stopped)", sampler_choices, 0, 0},
-        {"on-hang", 0, MG_OPT_STRING, &o->on_hang, "ACTION",
+        {"on-hang", 0, MG_OPTIONS_STRING, &o->on_hang, "ACTION",
          "kill (default) | report | signal:SIG | exec:CMD", NULL, 0, 0},
-        {"progress", 0, MG_OPT_FLAG, &o->progress, NULL, "print the model's state every 2 s", NULL,
-         0, 0},
-        {"interval", 0, MG_OPT_DOUBLE, &o->interval, "SECONDS",
+        {"progress", 0, MG_OPTIONS_FLAG, &o->progress, NULL, "print the model's state every 2 s",
+         NULL, 0, 0},
+        {"interval", 0, MG_OPTIONS_DOUBLE, &o->interval, "SECONDS",
          "initial mean sampling interval I (default 0.4)", NULL, 0.001, 60},
-        {"max-interval", 0, MG_OPT_DOUBLE, &o->max_interval, "SECONDS",
+        {"max-interval", 0, MG_OPTIONS_DOUBLE, &o->max_interval, "SECONDS",
          "cap on I as it doubles (default 6.4)", NULL, 0.001, 600},
-        {"set-size", 0, MG_OPT_INT, &o->set_size, "C", "ranks per sampled set (default 10)", NULL,
-         1, 1000},
-        {"verify-scans", 0, MG_OPT_INT, &o->verify_scans, "N",
+        {"set-size", 0, MG_OPTIONS_INT, &o->set_size, "C", "ranks per sampled set (default 10)",
+         NULL, 1, 1000},
+        {"verify-scans", 0, MG_OPTIONS_INT, &o->verify_scans, "N",
          "scans of every rank that confirm a hang (default 3)", NULL, 2, 100},
-        {"verify-gap", 0, MG_OPT_DOUBLE, &o->verify_gap, "SECONDS",
+        {"verify-gap", 0, MG_OPTIONS_DOUBLE, &o->verify_gap, "SECONDS",
          "time between those scans, in each rank's own time (default 1)", NULL, 0.01, 60},
-        {"attach", 0, MG_OPT_STRING, &o->attach, "PID|JOBID",
+        {"attach", 0, MG_OPTIONS_STRING, &o->attach, "PID|JOBID",
          "watch a running job: its launcher's pid, or a Slurm job id (no command then); "
          "pid:N or slurm:N where a number could be both",
          NULL, 0, 0},
-        {"trace", 0, MG_OPT_STRING | MG_OPT_HIDDEN, &o->trace, "FILE",
+        {"trace", 0, MG_OPTIONS_STRING | MG_OPTIONS_HIDDEN, &o->trace, "FILE",
          "write every observation (time, sampled ranks outside MPI, set size) to FILE", NULL, 0, 0},
-        {"agents", 0, MG_OPT_INT | MG_OPT_HIDDEN, &o->agents, "N",
+        {"agents", 0, MG_OPTIONS_INT | MG_OPTIONS_HIDDEN, &o->agents, "N",
          "look at the ranks through N agents on this machine, each owning a share", NULL, 1, 4096},
-        {"agent-launcher", 0, MG_OPT_STRING, &o->agent_launcher, "CMD",
+        {"agent-launcher", 0, MG_OPTIONS_STRING, &o->agent_launcher, "CMD",
          "start one agent per node with CMD, e.g. 'srun --overlap --ntasks-per-node=1'", NULL, 0,
          0},
-        {"agent-fanout", 0, MG_OPT_INT, &o->agent_fanout, "F",
+        {"agent-fanout", 0, MG_OPTIONS_INT, &o->agent_fanout, "F",
          "read the agents through relays of F agents each, so that mpiguard holds one "
          "connection per relay (default 0: directly)",
          NULL, 2, 4096},
-        {"seed", 0, MG_OPT_INT, &o->seed, "N",
+        {"seed", 0, MG_OPTIONS_INT, &o->seed, "N",
          "seed of the random sampling (default: from the clock)", NULL, 0, 2147483647},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
@@ -390,14 +395,14 @@ static void say_no_hang(const cli_session *s, const hang_watcher_seen *seen)
 static bool job_named(const hang_options *o, const mg_options_parsed_args *args)
 {
     if (!o->attach == !args->command || (args->command && args->ncommand == 0)) {
-        mg_error(o->attach ? "--attach watches a running job: give no command after '--'"
-                           : "missing '--' and the launcher command (or --attach PID|JOBID)");
+        mg_log_error(o->attach ? "--attach watches a running job: give no command after '--'"
+                               : "missing '--' and the launcher command (or --attach PID|JOBID)");
         fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n",
                 hang_usage);
         return false;
     }
     if (o->agent_fanout && !o->agents && !o->agent_launcher) {
-        mg_error("--agent-fanout relays agents: give --agents N or --agent-launcher CMD too");
+        mg_log_error("--agent-fanout relays agents: give --agents N or --agent-launcher CMD too");
         return false;
     }
     return true;
@@ -421,7 +426,7 @@ static bool watcher_params(const hang_options *o, hang_watcher_params *p)
     if (o->max_interval > 0)
         p->model.interval_max = o->max_interval;
     if (parse_action(o->on_hang, p) != 0) {
-        mg_error("--on-hang takes kill, report, signal:SIG or exec:CMD, not '%s'", o->on_hang);
+        mg_log_error("--on-hang takes kill, report, signal:SIG or exec:CMD, not '%s'", o->on_hang);
         return false;
     }
     return true;
@@ -453,11 +458,11 @@ int cmd_hang(int argc, char **argv)
         return rc;
     if (o.attach && !s.job.token[0] && o.sampler != SAMPLER_PTRACE) {
         if (o.sampler == SAMPLER_SHM)
-            mg_warn(
+            mg_log_warn(
                 "hang: the job was not started under mpiguard: no published state, using ptrace");
         o.sampler = SAMPLER_PTRACE;
     }
-    p.kind = o.sampler == SAMPLER_PTRACE ? MG_PROBE_PTRACE : MG_PROBE_SHM;
+    p.kind = o.sampler == SAMPLER_PTRACE ? RANK_PROBE_PTRACE : RANK_PROBE_SHM;
     job_set_signal_hook(rank_probe_abort_all);
     hang_watcher_seen seen = {.dead_rank = -1};
     int status = watch(&s, &o, &p, &seen);

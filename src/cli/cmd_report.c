@@ -18,10 +18,10 @@ int cmd_report(int argc, char **argv)
     int format = 0;
     const char *output = NULL;
     const mg_options_option options[] = {
-        {"format", 'f', MG_OPT_CHOICE, &format, "text|json|dot|html",
+        {"format", 'f', MG_OPTIONS_CHOICE, &format, "text|json|dot|html",
          "what to render (default text; html: one self-contained page)", formats, 0, 0},
-        {"output", 'o', MG_OPT_STRING, &output, "FILE", "write there instead of standard output",
-         NULL, 0, 0},
+        {"output", 'o', MG_OPTIONS_STRING, &output, "FILE",
+         "write there instead of standard output", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
     char *positional[1];
@@ -32,7 +32,7 @@ int cmd_report(int argc, char **argv)
     if (rc || done)
         return rc;
     if (args.npositional != 1) {
-        mg_error("name the report to render");
+        mg_log_error("name the report to render");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }
@@ -40,12 +40,12 @@ int cmd_report(int argc, char **argv)
     char err[1024];
     rc = report_load(args.positional[0], &r, err, sizeof err);
     if (rc) {
-        mg_error("%s", err);
-        return rc == MG_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
+        mg_log_error("%s", err);
+        return rc == MG_ERROR_ENOENT ? MG_EXIT_NOINPUT : MG_EXIT_DATAERR;
     }
     FILE *out = output ? fopen(output, "w") : stdout;
     if (!out) {
-        mg_error("cannot write '%s': %s", output, strerror(errno));
+        mg_log_error("cannot write '%s': %s", output, strerror(errno));
         report_destroy(r);
         return MG_EXIT_CANTCREAT;
     }
@@ -55,7 +55,7 @@ int cmd_report(int argc, char **argv)
     int write_failed = ferror(out) || (output && fclose(out) != 0);
     report_destroy(r);
     if (write_failed) {
-        mg_error("cannot write '%s'", output ? output : "standard output");
+        mg_log_error("cannot write '%s'", output ? output : "standard output");
         return MG_EXIT_CANTCREAT;
     }
     return rc;

@@ -58,7 +58,7 @@ int cmd_run(int argc, char **argv)
         "mpiguard run [--no-protect | --bounds FILE ...] [options] -- <launcher> <args>";
     static int no_protect;
     static const mg_options_option run_options[] = {
-        {"no-protect", 0, MG_OPT_FLAG, &no_protect, NULL,
+        {"no-protect", 0, MG_OPTIONS_FLAG, &no_protect, NULL,
          "do not protect the collectives (the protect module stays off)", NULL, 0, 0},
         {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
     };
@@ -77,8 +77,8 @@ int cmd_run(int argc, char **argv)
     if (rc || done)
         return rc;
     if (no_protect && protect_setup_options_given()) {
-        mg_error("--no-protect turns the protection off: --bounds, --bound, --bound-form and "
-                 "--workaround would do nothing");
+        mg_log_error("--no-protect turns the protection off: --bounds, --bound, --bound-form and "
+                     "--workaround would do nothing");
         fprintf(stderr, "usage: %s\n", usage);
         return MG_EXIT_USAGE;
     }

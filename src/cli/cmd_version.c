@@ -11,10 +11,10 @@ int cmd_version(int argc, char **argv)
 {
     (void)argv;
     if (argc > 0) {
-        mg_error("version takes no arguments");
+        mg_log_error("version takes no arguments");
         return MG_EXIT_USAGE;
     }
-    printf("mpiguard %s\n", MPIGUARD_VERSION);
+    printf("mpiguard %s\n", CLI_MPIGUARD_VERSION);
     static const char *const flavors[] = {"openmpi", "mpich"};
     for (size_t i = 0; i < 2; i++) {
         char relative[64], path[4096];

@@ -57,7 +57,7 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     const job_session *js = p->job;
     int lost = p->remote && hang_remote_lost(p->remote, r);
     /* read as starting by shm, which has no probe of it: its stack tells in or before MPI_Init */
-    bool unpublished = !p->remote && hang_probes_kind(p, r) == MG_PROBE_SHM && !p->probe[r];
+    bool unpublished = !p->remote && hang_probes_kind(p, r) == RANK_PROBE_SHM && !p->probe[r];
     memset(st, 0, sizeof *st);
     if (!seen->exited && !lost)
         hang_probes_stack(p, r, st);
@@ -67,8 +67,8 @@ static void describe_rank(hang_probes *p, const struct hang_diag_result *result,
     bool faulty_rank = hang_account_named(faulty, result->nfaulty, r);
     struct hang_account_rank judged = hang_account_judge(
         seen, faulty_rank,
-        seen->func >= 0 &&
-            mpi_function_ids_class_of((mpi_function_ids_fn)seen->func) == MG_CLASS_POLL,
+        seen->func >= 0 && mpi_function_ids_class_of((mpi_function_ids_fn)seen->func) ==
+                               MG_MPI_FUNCTION_IDS_CLASS_POLL,
         lost, unpublished && st->nframes > 0 && !st->mpi_function[0],
         p->remote && !hang_remote_here(p->remote));
     bool in_mpi = judged.in_mpi;
@@ -185,14 +185,14 @@ static void account_culprit(const job_session *js, hang_account *a)
         const rank_state *state = js->ranks[r].state;
         functions[r] = a->views[r].what;
         waits[r].on = state ? atomic_load_explicit(&state->wait_on, memory_order_relaxed)
-                            : MG_WAIT_NOTHING;
+                            : RANK_STATE_WAIT_NOTHING;
         waits[r].tag = state ? atomic_load_explicit(&state->wait_tag, memory_order_relaxed)
-                             : MG_TAG_ANY;
+                             : RANK_STATE_TAG_ANY;
     }
     if (c && functions && waits && lists) {
         *c = (struct hang_account_chain){
             .culprits = a->named, .direct = lists, .through = lists + n};
-        if (hang_account_chain(a->facts, functions, waits, n, c) == MG_OK) {
+        if (hang_account_chain(a->facts, functions, waits, n, c) == MG_ERROR_OK) {
             a->nnamed = c->nculprits;
             snprintf(a->chain, sizeof a->chain, "%s", c->text);
             a->culprit = json_object_new_object();
@@ -235,7 +235,7 @@ static void add_hang_finding(cli_session *s, const hang_probes *p, hang_account 
                            add_ranks(f, a->computation, a->faulty, a->nfaulty, a->views, a->n));
     hang_finding_add_time(ev, detection_time);
     json_object_object_add(ev, "sampler",
-                           json_object_new_string(p->kind == MG_PROBE_SHM ? "shm" : "ptrace"));
+                           json_object_new_string(p->kind == RANK_PROBE_SHM ? "shm" : "ptrace"));
     json_object_object_add(ev, "model", model);
     json_object_object_add(ev, "per_rank", a->per_rank);
     hang_stack_tree_to_finding(a->tree, f);
@@ -257,7 +257,7 @@ void hang_diagnosis_report(cli_session *s, hang_probes *p, const struct hang_dia
         account_culprit(p->job, &a);
         add_hang_finding(s, p, &a, detection_time, model);
     } else {
-        mg_error("hang: out of memory: the hang cannot be reported");
+        mg_log_error("hang: out of memory: the hang cannot be reported");
         json_object_put(model);
         json_object_put(a.per_rank);
     }
@@ -299,7 +299,7 @@ void hang_diagnosis_report_dead_rank(cli_session *s, int dead_rank, const proc_e
         roll_call(views, n, NULL, calls, sizeof calls);
         hang_finding_dead_rank(s->report, &d);
     } else {
-        mg_error("hang: out of memory: rank %d's death cannot be reported", dead_rank);
+        mg_log_error("hang: out of memory: rank %d's death cannot be reported", dead_rank);
     }
     free(views);
     free(pids);

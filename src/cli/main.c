@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
         if (strcmp(subcommands[i].name, name) == 0)
             return subcommands[i].run(argc - 2, argv + 2);
-    mg_error("unknown tool '%s'", name);
+    mg_log_error("unknown tool '%s'", name);
     print_usage(stderr);
     return MG_EXIT_USAGE;
 }

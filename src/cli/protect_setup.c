@@ -28,27 +28,28 @@ enum { WORKAROUND_W3 = 4 };
 protect_setup_settings protect_setup_opts;
 
 const mg_options_option protect_setup_options[] = {
-    {"bounds", 0, MG_OPT_STRING, &protect_setup_opts.bounds, "FILE",
+    {"bounds", 0, MG_OPTIONS_STRING, &protect_setup_opts.bounds, "FILE",
      "safe bounds measured by `mpiguard collectives` (Detectors G and X); Detector D needs none",
      NULL, 0, 0},
-    {"bound", 0, MG_OPT_INT | MG_OPT_HIDDEN, &protect_setup_opts.bound, "N",
+    {"bound", 0, MG_OPTIONS_INT | MG_OPTIONS_HIDDEN, &protect_setup_opts.bound, "N",
      "an artificial Class G bound for every collective (tests): fires when the form's product "
      "exceeds N",
      NULL, 1, 9.2e18},
-    {"bound-form", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_setup_opts.form,
+    {"bound-form", 0, MG_OPTIONS_CHOICE | MG_OPTIONS_HIDDEN, &protect_setup_opts.form,
      "nP|snP|sn|n|sn(P-1)|n(P-1)",
      "the form of --bound (default nP: count times processes; n(P-1): count times the other "
      "processes)",
      scaling_bounds_form_names, 0, 0},
-    {"bound-calls", 0, MG_OPT_CHOICE | MG_OPT_HIDDEN, &protect_setup_opts.calls, "int|large|all",
+    {"bound-calls", 0, MG_OPTIONS_CHOICE | MG_OPTIONS_HIDDEN, &protect_setup_opts.calls,
+     "int|large|all",
      "the collectives --bound bounds: int (default; the int-count forms), large (the MPI-4 "
      "large-count forms, MPI_Gatherv_c, ...: the application's own and W3's) or all",
      calls_choices, 0, 0},
-    {"workaround", 0, MG_OPT_CHOICE, &protect_setup_opts.workaround, "auto|W1A|W1B|W2|W3",
+    {"workaround", 0, MG_OPTIONS_CHOICE, &protect_setup_opts.workaround, "auto|W1A|W1B|W2|W3",
      "use this workaround where it applies (default auto: the cost model chooses; W3 needs an "
      "MPI with the MPI-4 large-count collectives)",
      workaround_choices, 0, 0},
-    {"agree", 0, MG_OPT_FLAG, &protect_setup_opts.agree, NULL,
+    {"agree", 0, MG_OPTIONS_FLAG, &protect_setup_opts.agree, NULL,
      "let W1-A, W1-B and W3 serve Gatherv, Scatterv and Alltoallv (and their nonblocking forms): "
      "the ranks agree on each call's plan with one small control message per call (default: no "
      "message; only W2, which changes one rank's side alone, serves them)",
@@ -70,12 +71,12 @@ int protect_setup_options_given(void)
 /* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
 static mg_mpi_flavor job_flavor(char **command, int ncommand)
 {
-    if (cli_options_mpi() != MG_FLAVOR_UNKNOWN)
+    if (cli_options_mpi() != MG_MPI_FLAVOR_UNKNOWN)
         return cli_options_mpi();
     launcher l;
     char err[512];
     if (launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
-        return MG_FLAVOR_UNKNOWN;
+        return MG_MPI_FLAVOR_UNKNOWN;
     return l.flavor;
 }
 
@@ -89,7 +90,7 @@ static int prepare_bounds(const char *path, mg_mpi_flavor flavor, const char *mo
     if (status)
         return status;
     if (bounds_file_write_module(module_path, &doc, err, sizeof err) != 0) {
-        mg_error("%s", err);
+        mg_log_error("%s", err);
         status = MG_EXIT_CANTCREAT;
     }
     bounds_file_free(&doc);
@@ -103,12 +104,13 @@ static int check_large(mg_mpi_flavor flavor, const char *what, const char *inste
 {
     int count = 0;
     char version[32] = "";
-    if (flavor == MG_FLAVOR_UNKNOWN || mpi_large_count_of(flavor, &count) != 0 || count > 0)
+    if (flavor == MG_MPI_FLAVOR_UNKNOWN || mpi_large_count_of(flavor, &count) != 0 || count > 0)
         return 0;
     mpi_version_of(flavor, version, sizeof version);
-    mg_error("%s the MPI-4 large-count collectives (MPI_Gatherv_c, ...), which %s %s does not "
-             "have; %s, or an MPI-4 library such as MPICH 4",
-             what, mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)", instead);
+    mg_log_error("%s the MPI-4 large-count collectives (MPI_Gatherv_c, ...), which %s %s does not "
+                 "have; %s, or an MPI-4 library such as MPICH 4",
+                 what, mg_mpi_flavor_name(flavor), version[0] ? version : "(version unknown)",
+                 instead);
     return MG_EXIT_UNAVAILABLE;
 }
 
@@ -134,7 +136,7 @@ int protect_setup_prepare(char **command, int ncommand)
         return rc;
     memcpy(dir + sizeof dir - 7, "XXXXXX", 6);
     if (!mkdtemp(dir)) {
-        mg_error("cannot create a temporary directory for the protection module's settings");
+        mg_log_error("cannot create a temporary directory for the protection module's settings");
         return MG_EXIT_CANTCREAT;
     }
     have_dir = 1;
@@ -275,13 +277,13 @@ static void say_unprotected_ranks(const cli_session *s)
             first = first < 0 ? r : first;
         }
     if (s->job.nranks == 0)
-        mg_warn("%s: no rank of the job left a trace of the protection module: it did not run, "
-                "or could not write its events file",
-                s->tool);
+        mg_log_warn("%s: no rank of the job left a trace of the protection module: it did not run, "
+                    "or could not write its events file",
+                    s->tool);
     else if (missing)
-        mg_warn("%s: %d of %d rank(s) left no trace of the protection module (the first: rank "
-                "%d): it did not run there, or could not write its events file (another node?)",
-                s->tool, missing, s->job.nranks, first);
+        mg_log_warn("%s: %d of %d rank(s) left no trace of the protection module (the first: rank "
+                    "%d): it did not run there, or could not write its events file (another node?)",
+                    s->tool, missing, s->job.nranks, first);
 }
 
 void protect_setup_collect(cli_session *s, int only_if_any)
@@ -289,7 +291,7 @@ void protect_setup_collect(cli_session *s, int only_if_any)
     int uses = 0, unprotected = 0, nseen = 0;
     seen_event *seen = calloc(SEEN_MAX, sizeof *seen);
     site_resolver *sites = NULL;
-    if (site_resolver_create(&sites) != MG_OK)
+    if (site_resolver_create(&sites) != MG_ERROR_OK)
         sites = NULL;
     DIR *d = have_dir ? opendir(dir) : NULL;
     struct dirent *e;

@@ -25,9 +25,9 @@ void mg_log_signal_safe(const char *msg);
         if ((level) <= mg_log_threshold)                                                           \
             mg_log_write((level), __VA_ARGS__);                                                    \
     } while (0)
-#define mg_error(...) mg_log(MG_LOG_ERROR, __VA_ARGS__)
-#define mg_warn(...) mg_log(MG_LOG_WARN, __VA_ARGS__)
-#define mg_info(...) mg_log(MG_LOG_INFO, __VA_ARGS__)
-#define mg_debug(...) mg_log(MG_LOG_DEBUG, __VA_ARGS__)
+#define mg_log_error(...) mg_log(MG_LOG_ERROR, __VA_ARGS__)
+#define mg_log_warn(...) mg_log(MG_LOG_WARN, __VA_ARGS__)
+#define mg_log_info(...) mg_log(MG_LOG_INFO, __VA_ARGS__)
+#define mg_log_debug(...) mg_log(MG_LOG_DEBUG, __VA_ARGS__)
 
 #endif

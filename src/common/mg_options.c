@@ -28,51 +28,51 @@ static const mg_options_option *find_short(const mg_options_option *const *table
 
 static mg_options_option_type value_type(const mg_options_option *o)
 {
-    return (mg_options_option_type)(o->type & ~MG_OPT_HIDDEN);
+    return (mg_options_option_type)(o->type & ~MG_OPTIONS_HIDDEN);
 }
 
 static int store_value(const mg_options_option *o, const char *value, char *err, size_t errlen)
 {
     char *end;
     switch (value_type(o)) {
-    case MG_OPT_FLAG:
+    case MG_OPTIONS_FLAG:
         *(int *)o->dest = 1;
-        return MG_OK;
-    case MG_OPT_STRING:
-    case MG_OPT_LIST:
+        return MG_ERROR_OK;
+    case MG_OPTIONS_STRING:
+    case MG_OPTIONS_LIST:
         if (*value == '\0') {
             snprintf(err, errlen, "option --%s needs a non-empty %s", o->name, o->metavar);
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         *(const char **)o->dest = value;
-        return MG_OK;
-    case MG_OPT_INT: {
+        return MG_ERROR_OK;
+    case MG_OPTIONS_INT: {
         errno = 0;
         long v = strtol(value, &end, 10);
         if (errno || end == value || *end != '\0' || v < o->min || v > o->max) {
             snprintf(err, errlen, "option --%s takes a whole number from %.0f to %.0f, not '%s'",
                      o->name, o->min, o->max, value);
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         *(long *)o->dest = v;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    case MG_OPT_DOUBLE: {
+    case MG_OPTIONS_DOUBLE: {
         errno = 0;
         double v = strtod(value, &end);
         if (errno || end == value || *end != '\0' || !(v >= o->min && v <= o->max)) {
             snprintf(err, errlen, "option --%s takes a number from %g to %g, not '%s'", o->name,
                      o->min, o->max, value);
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         *(double *)o->dest = v;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    case MG_OPT_CHOICE:
+    case MG_OPTIONS_CHOICE:
         for (int i = 0; o->choices[i]; i++)
             if (strcmp(o->choices[i], value) == 0) {
                 *(int *)o->dest = i;
-                return MG_OK;
+                return MG_ERROR_OK;
             }
         {
             size_t n = (size_t)snprintf(err, errlen, "option --%s takes one of", o->name);
@@ -81,9 +81,9 @@ static int store_value(const mg_options_option *o, const char *value, char *err,
             if (n < errlen)
                 snprintf(err + n, errlen - n, ", not '%s'", value);
         }
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
-    return MG_EINVAL;
+    return MG_ERROR_EINVAL;
 }
 
 int mg_options_parse(const mg_options_option *const *tables, int argc, char **argv,
@@ -96,13 +96,13 @@ int mg_options_parse(const mg_options_option *const *tables, int argc, char **ar
         if (strcmp(word, "--") == 0) {
             out->command = argv + i + 1;
             out->ncommand = argc - i - 1;
-            return MG_OK;
+            return MG_ERROR_OK;
         }
         if (word[0] != '-' || word[1] == '\0') {
             if (out->npositional == max_positional) {
                 snprintf(err, errlen,
                          "unexpected argument '%s' (the job's command goes after '--')", word);
-                return MG_EINVAL;
+                return MG_ERROR_EINVAL;
             }
             out->positional[out->npositional++] = word;
             continue;
@@ -121,12 +121,12 @@ int mg_options_parse(const mg_options_option *const *tables, int argc, char **ar
         }
         if (!o) {
             snprintf(err, errlen, "unknown option '%s' (see --help)", word);
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
-        if (value_type(o) == MG_OPT_FLAG) {
+        if (value_type(o) == MG_OPTIONS_FLAG) {
             if (inline_value) {
                 snprintf(err, errlen, "option --%s takes no value", o->name);
-                return MG_EINVAL;
+                return MG_ERROR_EINVAL;
             }
             store_value(o, NULL, err, errlen);
             continue;
@@ -134,7 +134,7 @@ int mg_options_parse(const mg_options_option *const *tables, int argc, char **ar
         if (!inline_value) {
             if (i + 1 >= argc || strcmp(argv[i + 1], "--") == 0) {
                 snprintf(err, errlen, "option --%s needs a value (%s)", o->name, o->metavar);
-                return MG_EINVAL;
+                return MG_ERROR_EINVAL;
             }
             inline_value = argv[++i];
         }
@@ -142,7 +142,7 @@ int mg_options_parse(const mg_options_option *const *tables, int argc, char **ar
         if (rc)
             return rc;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void mg_options_print_help(FILE *out, const char *usage, const char *description,
@@ -151,7 +151,7 @@ void mg_options_print_help(FILE *out, const char *usage, const char *description
     fprintf(out, "usage: %s\n\n%s\n\noptions:\n", usage, description);
     for (int t = 0; tables[t]; t++)
         for (const mg_options_option *o = tables[t]; o->name; o++) {
-            if (o->type & MG_OPT_HIDDEN)
+            if (o->type & MG_OPTIONS_HIDDEN)
                 continue;
             char left[64];
             if (o->short_name)

@@ -29,14 +29,14 @@ static int read_table(concolic_campaign *c, char *err, size_t errlen)
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, errlen, "%s: %s (build the program with mpiguard-cc)", path, strerror(errno));
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     unsigned long long id = 0;
     if (!fgets(line, sizeof line, f) ||
         sscanf(line, "# mpiguard-branches 1 build_id=%llx", &id) != 1) {
         fclose(f);
         snprintf(err, errlen, "%s: not a branch table of this version", path);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     c->build_id = id;
     size_t cap = 0;
@@ -50,7 +50,7 @@ static int read_table(concolic_campaign *c, char *err, size_t errlen)
             break;
         int rc = mg_array_reserve((void **)&c->branches, &cap, (size_t)c->nbranches + 1,
                                   sizeof *c->branches);
-        if (rc != MG_OK) {
+        if (rc != MG_ERROR_OK) {
             fclose(f);
             return rc;
         }
@@ -71,7 +71,7 @@ int concolic_campaign_set_inputs(concolic_campaign *c, const int64_t *v, size_t 
 {
     int64_t *in = malloc((n ? n : 1) * sizeof *in);
     if (!in)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     if (n)
         memcpy(in, v, n * sizeof *v);
     free(c->inputs);
@@ -84,7 +84,7 @@ int concolic_campaign_set_search(concolic_campaign *c, const char *text)
 {
     char *copy = text ? strdup(text) : NULL;
     if (text && !copy)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     free(c->search_text);
     c->search_text = copy;
     return 0;
@@ -110,7 +110,7 @@ int concolic_campaign_save(const concolic_campaign *c)
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f)
-        return MG_EIO;
+        return MG_ERROR_EIO;
     fprintf(f, STATE_MAGIC "%d\nbuild_id %016" PRIx64 "\niterations %" PRIu64 "\nnp %u\nfocus %u\n",
             STATE_VERSION, c->build_id, c->iterations, c->np, c->focus);
     fprintf(f, "inputs %zu", c->ninputs);
@@ -126,7 +126,7 @@ int concolic_campaign_save(const concolic_campaign *c)
         fputs(c->search_text, f);
     int bad = ferror(f);
     bad |= fclose(f);
-    return bad || rename(tmp, path) ? MG_EIO : 0;
+    return bad || rename(tmp, path) ? MG_ERROR_EIO : 0;
 }
 
 /* What follows the bugs: the search state, kept as text for the loop to parse. */
@@ -135,7 +135,7 @@ static int load_search(concolic_campaign *c, FILE *f)
     size_t n = 0;
     char *text = (char *)concolic_file_read_rest(f, &n);
     if (!text)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     free(c->search_text);
     c->search_text = n ? text : NULL;
     if (!n)
@@ -151,28 +151,28 @@ static int load_state(concolic_campaign *c, FILE *f, uint64_t *build)
     if (fscanf(f, STATE_MAGIC "%d build_id %llx iterations %llu np %u focus %u inputs %zu",
                &version, &id, &it, &c->np, &c->focus, &n) != 6 ||
         version < 1)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     if (version > STATE_VERSION)
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     c->version = version;
     *build = id;
     c->iterations = it;
     int64_t *v = calloc(n + 1, sizeof *v);
     if (!v)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (size_t i = 0; i < n; i++)
         if (fscanf(f, "%" SCNd64, &v[i]) != 1) {
             free(v);
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
     int rc = concolic_campaign_set_inputs(c, v, n);
     free(v);
     if (rc || fscanf(f, " covered %zu", &n) != 1)
-        return rc ? rc : MG_EFORMAT;
+        return rc ? rc : MG_ERROR_EFORMAT;
     for (size_t i = 0; i < n; i++) {
         uint32_t arm;
         if (fscanf(f, "%u", &arm) != 1 || coverage_set_add(&c->covered, &arm, 1))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
     }
     char key[512];
     while (fscanf(f, " bug %511[^\n]", key) == 1)
@@ -199,7 +199,7 @@ int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *ap
         return rc;
     if (mkdir(dir, 0755) && errno != EEXIST) {
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
     char path[2200];
     concolic_campaign_path(c, "campaign", path, sizeof path);
@@ -207,7 +207,7 @@ int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *ap
     if (!f) {
         if (resume) {
             snprintf(err, errlen, "%s: no campaign to resume", dir);
-            return MG_ENOENT;
+            return MG_ERROR_ENOENT;
         }
         return 0;
     }
@@ -218,7 +218,7 @@ int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *ap
     concolic_campaign_free(&saved);
     if (rc) {
         snprintf(err, errlen, "%s: %s", path,
-                 rc == MG_EVERSION ? "saved by a newer mpiguard" : "damaged campaign state");
+                 rc == MG_ERROR_EVERSION ? "saved by a newer mpiguard" : "damaged campaign state");
         return rc;
     }
     if (build != c->build_id) {
@@ -226,7 +226,7 @@ int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *ap
                  "%s holds a campaign of another build (%016" PRIx64 ", the program is %016" PRIx64
                  "): use another --dir",
                  dir, build, c->build_id);
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     }
     if (!resume) {
         c->np = np;

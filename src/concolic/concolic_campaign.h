@@ -40,21 +40,23 @@ typedef struct concolic_campaign {
 } concolic_campaign;
 
 /* Reads the branch table next to app (app, heavy, build_id, branches) and touches nothing else.
- * MG_ENOENT: no branch table (not built with mpiguard-cc); MG_EFORMAT: a damaged table. */
+ * MG_ERROR_ENOENT: no branch table (not built with mpiguard-cc); MG_ERROR_EFORMAT: a damaged table.
+ */
 int concolic_campaign_read_table(concolic_campaign *c, const char *app, char *err, size_t errlen);
 /* Reads the branch table next to app and prepares dir (created if missing). With resume, loads
- * the saved state (format version 1 or 2: c->version) and refuses (MG_EVERSION) a directory from
- * another build; without it, a directory holding a campaign of another build is refused too,
- * and one of the same build is started over. MG_ENOENT: no branch table (not built with
- * mpiguard-cc); MG_EFORMAT: a damaged table or state file; MG_EIO. err receives the reason. */
+ * the saved state (format version 1 or 2: c->version) and refuses (MG_ERROR_EVERSION) a directory
+ * from another build; without it, a directory holding a campaign of another build is refused too,
+ * and one of the same build is started over. MG_ERROR_ENOENT: no branch table (not built with
+ * mpiguard-cc); MG_ERROR_EFORMAT: a damaged table or state file; MG_ERROR_EIO. err receives the
+ * reason. */
 int concolic_campaign_open(concolic_campaign *c, const char *dir, const char *app, int resume,
                            uint32_t np, uint32_t focus, char *err, size_t errlen);
 /* Saves the state atomically (written then renamed), in format version 2, with search_text
- * when set. MG_EIO. */
+ * when set. MG_ERROR_EIO. */
 int concolic_campaign_save(const concolic_campaign *c);
-/* Sets the inputs of the next launch (copied). MG_ENOMEM. */
+/* Sets the inputs of the next launch (copied). MG_ERROR_ENOMEM. */
 int concolic_campaign_set_inputs(concolic_campaign *c, const int64_t *v, size_t n);
-/* Replaces the saved search state with a copy of text (NULL: none). MG_ENOMEM. */
+/* Replaces the saved search state with a copy of text (NULL: none). MG_ERROR_ENOMEM. */
 int concolic_campaign_set_search(concolic_campaign *c, const char *text);
 /* 1 and nothing changed when key is already a known bug; else records it and returns 0. */
 int concolic_campaign_add_bug(concolic_campaign *c, const char *key);

@@ -17,7 +17,7 @@ int concolic_cfg_empty(concolic_cfg *cc, uint32_t nbranches)
     cc->seen = SIZE_MAX;
     cc->dist = malloc((cc->n + 1) * sizeof *cc->dist);
     if (!cc->dist)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (size_t i = 0; i < cc->n + 1; i++)
         cc->dist[i] = UINT32_MAX;
     return 0;
@@ -38,18 +38,18 @@ int concolic_cfg_load(concolic_cfg *cc, const char *app, uint64_t build_id, uint
                  "%s: no control-flow graph (rebuild the program with this "
                  "mpiguard-cc)",
                  path);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     rc = cfg_graph_text_parse(text, len, &cc->g);
     free(text);
     if (!rc && (cc->g.build_id != build_id || cc->g.nbranches != nbranches)) {
         cfg_graph_free(&cc->g);
-        rc = MG_EVERSION;
+        rc = MG_ERROR_EVERSION;
     }
     if (rc) {
         snprintf(err, errlen, "%s: %s", path,
-                 rc == MG_EVERSION ? "written for another build or by another version"
-                                   : mg_error_string(rc));
+                 rc == MG_ERROR_EVERSION ? "written for another build or by another version"
+                                         : mg_error_string(rc));
         return rc;
     }
     cc->loaded = 1;

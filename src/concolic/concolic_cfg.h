@@ -21,9 +21,9 @@ typedef struct concolic_cfg {
 } concolic_cfg;
 
 /* Reads app's graph and checks it against the branch table (build id, branch count).
- * MG_ENOENT: no file (a program built before mpiguard-cc wrote one; the caller may go on
- * without: cc is then still usable, with no graph); MG_EVERSION: another build or format
- * version; MG_EFORMAT: damaged; MG_ENOMEM. err receives the reason. */
+ * MG_ERROR_ENOENT: no file (a program built before mpiguard-cc wrote one; the caller may go on
+ * without: cc is then still usable, with no graph); MG_ERROR_EVERSION: another build or format
+ * version; MG_ERROR_EFORMAT: damaged; MG_ERROR_ENOMEM. err receives the reason. */
 int concolic_cfg_load(concolic_cfg *cc, const char *app, uint64_t build_id, uint32_t nbranches,
                       char *err, size_t errlen);
 /* Sizes the table for nbranches without a graph (every covered arm scores UINT32_MAX). */

@@ -25,7 +25,7 @@ uint8_t *concolic_file_read_rest(FILE *f, size_t *len)
         n += fread(buf + n, 1, cap - 1 - n, f);
         if (n < cap - 1)
             break;
-        if (mg_array_reserve((void **)&buf, &cap, cap + 1, 1) != MG_OK) {
+        if (mg_array_reserve((void **)&buf, &cap, cap + 1, 1) != MG_ERROR_OK) {
             free(buf);
             buf = NULL;
         }

@@ -20,12 +20,13 @@ static const char *const outcome_names[] = {"clean",     "input_rejected", "sign
 
 const char *concolic_launch_outcome_name(int outcome)
 {
-    return outcome >= 0 && outcome < CONCOLIC_OUTCOME_END ? outcome_names[outcome] : "unknown";
+    return outcome >= 0 && outcome < CONCOLIC_LAUNCH_OUTCOME_END ? outcome_names[outcome]
+                                                                 : "unknown";
 }
 
 int concolic_launch_outcome_is_bug(int outcome)
 {
-    return outcome >= CONCOLIC_SIGNAL && outcome < CONCOLIC_OUTCOME_END;
+    return outcome >= CONCOLIC_LAUNCH_SIGNAL && outcome < CONCOLIC_LAUNCH_OUTCOME_END;
 }
 
 static void push(char **argv, int *n, const char *s)
@@ -127,7 +128,7 @@ static void read_logs(const concolic_campaign *c, uint64_t run_id, concolic_laun
         size_t len = 0;
         uint8_t *buf = concolic_file_read(path, &len);
         path_log log;
-        int rc = buf ? path_log_decode(buf, len, &ex, NULL, &log) : MG_ENOENT;
+        int rc = buf ? path_log_decode(buf, len, &ex, NULL, &log) : MG_ERROR_ENOENT;
         free(buf);
         r->log_bytes += len;
         if (rc == 0) {
@@ -275,7 +276,7 @@ static void note_signal(const concolic_launch *l, const concolic_campaign *c, ui
                         long long num, unsigned long long off, unsigned last,
                         concolic_launch_result *r)
 {
-    r->outcome = num == SIGABRT ? CONCOLIC_ASSERTION : CONCOLIC_SIGNAL;
+    r->outcome = num == SIGABRT ? CONCOLIC_LAUNCH_ASSERTION : CONCOLIC_LAUNCH_SIGNAL;
     r->signal = (int)num;
     r->rank = (int)k;
     if (off && num != SIGABRT)
@@ -300,8 +301,8 @@ static void read_rank_ends(const concolic_launch *l, const concolic_campaign *c,
             char site[1024];
             after_branch(c, last, site, sizeof site);
             add_hang_site(e->hang, sizeof e->hang, site);
-        } else if (!strcmp(word, "signal") && r->outcome != CONCOLIC_SIGNAL &&
-                   r->outcome != CONCOLIC_ASSERTION) {
+        } else if (!strcmp(word, "signal") && r->outcome != CONCOLIC_LAUNCH_SIGNAL &&
+                   r->outcome != CONCOLIC_LAUNCH_ASSERTION) {
             note_signal(l, c, k, num, off, last, r);
         } else if (!strcmp(word, "mpi_abort") && e->aborted < 0) {
             e->aborted = (int)k;
@@ -319,24 +320,24 @@ static void classify_without_signal(const concolic_launch *l, const concolic_cam
                                     int timed_out, const rank_ends *e, concolic_launch_result *r)
 {
     if (e->aborted >= 0) {
-        r->outcome = CONCOLIC_MPI_ERROR;
+        r->outcome = CONCOLIC_LAUNCH_MPI_ERROR;
         r->rank = e->aborted;
         after_branch(c, e->aborted_last, r->where, sizeof r->where);
         scan_output(c, "MPI_Abort", r);
     } else if (timed_out) {
-        r->outcome = CONCOLIC_TIMEOUT;
+        r->outcome = CONCOLIC_LAUNCH_TIMEOUT;
         snprintf(r->where, sizeof r->where, "%s", e->hang);
     } else if (e->rejected >= 0 && mpi_library_error(c, r)) {
-        r->outcome = CONCOLIC_MPI_ERROR;
+        r->outcome = CONCOLIC_LAUNCH_MPI_ERROR;
         r->rank = e->rejected;
         after_branch(c, e->rejected_last, r->where, sizeof r->where);
     } else if ((e->rejected >= 0 || r->status == 0) && signed_overflow(l, c, r)) {
-        r->outcome = CONCOLIC_OVERFLOW;
+        r->outcome = CONCOLIC_LAUNCH_OVERFLOW;
     } else if (e->rejected >= 0) {
-        r->outcome = CONCOLIC_INPUT_REJECTED;
+        r->outcome = CONCOLIC_LAUNCH_INPUT_REJECTED;
         r->rank = e->rejected;
     } else if (r->status != 0) {
-        r->outcome = CONCOLIC_MPI_ERROR;
+        r->outcome = CONCOLIC_LAUNCH_MPI_ERROR;
         scan_output(c, "MPI", r);
     }
 }
@@ -346,12 +347,12 @@ static void classify(const concolic_launch *l, const concolic_campaign *c, int t
 {
     rank_ends e;
     read_rank_ends(l, c, timed_out, r, &e);
-    if (r->outcome == CONCOLIC_ASSERTION)
+    if (r->outcome == CONCOLIC_LAUNCH_ASSERTION)
         scan_output(c, "Assertion", r);
-    if (!r->where[0] && r->last_branch < c->nbranches && r->outcome != CONCOLIC_CLEAN)
+    if (!r->where[0] && r->last_branch < c->nbranches && r->outcome != CONCOLIC_LAUNCH_CLEAN)
         snprintf(r->where, sizeof r->where, "after %.900s:%d", c->branches[r->last_branch].file,
                  c->branches[r->last_branch].line);
-    if (r->outcome == CONCOLIC_CLEAN)
+    if (r->outcome == CONCOLIC_LAUNCH_CLEAN)
         classify_without_signal(l, c, timed_out, &e, r);
 }
 
@@ -408,7 +409,7 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     concolic_campaign_path(c, "run/output.txt", output, sizeof output);
     if (access(run_dir, F_OK) && mkdir(run_dir, 0755)) {
         snprintf(err, errlen, "cannot create %s", run_dir);
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
     clear_run_dir(c, c->np > 64 ? c->np : 64);
     write_inputs(c, l->uncapped, l->floats_off);
@@ -424,7 +425,7 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
         setenv(MG_ENV_CONCOLIC_NO_REDUCE, "1", 1);
     char **argv = calloc((size_t)(3 * (l->napp_args + 6) + 4), sizeof *argv);
     if (!argv)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     int n = 0;
     push(argv, &n, l->launcher);
     if (l->openmpi)

@@ -10,15 +10,15 @@
 #include <stdint.h>
 
 enum concolic_launch_outcome {
-    CONCOLIC_CLEAN = 0,
-    CONCOLIC_INPUT_REJECTED, /* a rank exited non-zero by itself: the program's own check */
-    CONCOLIC_SIGNAL,         /* a rank died of a signal other than SIGABRT */
-    CONCOLIC_ASSERTION,      /* a rank aborted (assert, abort) */
-    CONCOLIC_MPI_ERROR,      /* MPI_Abort, or the MPI library ended the job */
-    CONCOLIC_TIMEOUT,        /* the job ran past --timeout (a hang or a livelock) and was stopped */
-    CONCOLIC_OVERFLOW,       /* a signed integer operation of the focus wrapped, and the job ended
-                                clean or rejected its input (a crash or hang after it is that) */
-    CONCOLIC_OUTCOME_END
+    CONCOLIC_LAUNCH_CLEAN = 0,
+    CONCOLIC_LAUNCH_INPUT_REJECTED, /* a rank exited non-zero by itself: the program's own check */
+    CONCOLIC_LAUNCH_SIGNAL,         /* a rank died of a signal other than SIGABRT */
+    CONCOLIC_LAUNCH_ASSERTION,      /* a rank aborted (assert, abort) */
+    CONCOLIC_LAUNCH_MPI_ERROR,      /* MPI_Abort, or the MPI library ended the job */
+    CONCOLIC_LAUNCH_TIMEOUT, /* the job ran past --timeout (a hang or a livelock) and was stopped */
+    CONCOLIC_LAUNCH_OVERFLOW, /* a signed integer operation of the focus wrapped, and the job ended
+                          clean or rejected its input (a crash or hang after it is that) */
+    CONCOLIC_LAUNCH_OUTCOME_END
 };
 
 /* The word used in reports and bug keys. */
@@ -43,7 +43,7 @@ typedef struct concolic_launch_result {
     int outcome;      /* enum concolic_launch_outcome */
     int status;       /* the launcher's status */
     int rank;         /* the rank the outcome comes from, -1 when none */
-    int signal;       /* for CONCOLIC_SIGNAL and CONCOLIC_ASSERTION */
+    int signal;       /* for CONCOLIC_LAUNCH_SIGNAL and CONCOLIC_LAUNCH_ASSERTION */
     char where[1024]; /* file:line of the fault, the assertion or the overflow, else "after
                          file:line" of the last branch the rank took; for a timeout, the distinct
                          such places of the ranks the stop found, "; "-separated; for an MPI error,
@@ -74,8 +74,8 @@ typedef struct concolic_launch_result {
 } concolic_launch_result;
 
 /* Runs one job with the campaign's next inputs, np and focus, under run id run_id, stopped after
- * timeout_s. Returns 0 (the job ran, whatever its outcome) or MG_ENOENT/MG_ESYS when the
- * launcher cannot start. */
+ * timeout_s. Returns 0 (the job ran, whatever its outcome) or MG_ERROR_ENOENT/MG_ERROR_ESYS when
+ * the launcher cannot start. */
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
                         double timeout_s, concolic_launch_result *r, char *err, size_t errlen);
 void concolic_launch_result_free(concolic_launch_result *r);

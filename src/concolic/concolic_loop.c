@@ -28,7 +28,7 @@ static int observe(concolic_loop *L, concolic_launch_result *r, int covered_new)
 {
     path_log empty = {0};
     int rc = search_session_observe(&L->search, r->have_heavy ? &r->heavy : &empty, covered_new,
-                                    r->outcome == CONCOLIC_INPUT_REJECTED);
+                                    r->outcome == CONCOLIC_LAUNCH_INPUT_REJECTED);
     r->have_heavy = 0;
     return rc;
 }
@@ -54,7 +54,7 @@ static int random_start(concolic_loop *L)
     search_session_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
     if (search_session_restart(&L->search, &last, c->ninputs, &L->rng, &next) ||
         take_run(L, &next)) {
-        mg_error("out of memory");
+        mg_log_error("out of memory");
         return MG_EXIT_SOFTWARE;
     }
     return 0;
@@ -79,10 +79,10 @@ static int choose_next(concolic_loop *L, const concolic_loop_options *o)
     search_cfg cfg = concolic_cfg_table(&L->cfg, &c->covered);
     search_session_run last = {c->inputs, c->ninputs, c->np, c->focus}, next;
     int kind;
-    mg_info("concolic: solving after run %" PRIu64, c->iterations);
+    mg_log_info("concolic: solving after run %" PRIu64, c->iterations);
     int rc = search_session_next(&L->search, &last, &c->covered, &cfg, &L->rng, stop_requested,
                                  (void *)o, &kind, &next);
-    if (!rc && kind != SEARCH_NEXT_STOPPED)
+    if (!rc && kind != SEARCH_SESSION_NEXT_STOPPED)
         rc = take_run(L, &next);
     L->cost.solves = L->search.solves;
     L->cost.sat = L->search.sat;
@@ -127,16 +127,16 @@ static int load_cfg(concolic_loop *L, const concolic_loop_options *o)
     if (L->kind != SEARCH_CFG)
         return concolic_cfg_empty(&L->cfg, c->nbranches) ? MG_EXIT_SOFTWARE : 0;
     int rc = concolic_cfg_load(&L->cfg, c->app, c->build_id, c->nbranches, err, sizeof err);
-    if (rc == MG_ENOENT && !o->distances) {
-        mg_warn("%s; the CFG strategy goes to uncovered arms only", err);
+    if (rc == MG_ERROR_ENOENT && !o->distances) {
+        mg_log_warn("%s; the CFG strategy goes to uncovered arms only", err);
         return 0;
     }
     if (rc)
-        mg_error("%s", err);
-    return rc == MG_ENOENT   ? MG_EXIT_NOINPUT
-           : rc == MG_ENOMEM ? MG_EXIT_SOFTWARE
-           : rc              ? MG_EXIT_DATAERR
-                             : 0;
+        mg_log_error("%s", err);
+    return rc == MG_ERROR_ENOENT   ? MG_EXIT_NOINPUT
+           : rc == MG_ERROR_ENOMEM ? MG_EXIT_SOFTWARE
+           : rc                    ? MG_EXIT_DATAERR
+                                   : 0;
 }
 
 int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_loop_options *o)
@@ -159,22 +159,22 @@ int concolic_loop_start(concolic_loop *L, concolic_campaign *c, const concolic_l
     sp.search.kind = L->kind;
     sp.z3.cancel = o->stop;
     sp.z3.semantics = o->int_semantics;
-    sp.z3.floats = o->floats == CONCOLIC_FLOATS_OFF ? SOLVER_FLOATS_REAL : o->floats;
+    sp.z3.floats = o->floats == CONCOLIC_LOOP_FLOATS_OFF ? SOLVER_Z3_FLOATS_REAL : o->floats;
     sp.sem.max_np = o->max_np;
     sp.fixed = o->fixed;
     sp.stall_runs = (uint32_t)o->stall;
     sp.tune = o->tune;
     sp.sem.apply_caps = o->caps;
-    sp.solving = o->strategy != CONCOLIC_STRATEGY_RANDOM_INPUTS &&
-                 o->strategy != CONCOLIC_STRATEGY_RANDOM_ALL;
-    sp.restart_inputs = sp.solving ? 0 : CONCOLIC_RANDOM_INPUTS;
+    sp.solving = o->strategy != CONCOLIC_LOOP_STRATEGY_RANDOM_INPUTS &&
+                 o->strategy != CONCOLIC_LOOP_STRATEGY_RANDOM_ALL;
+    sp.restart_inputs = sp.solving ? 0 : CONCOLIC_LOOP_RANDOM_INPUTS;
     if (search_session_start(&L->search, &sp)) {
-        mg_error("cannot start the solver");
+        mg_log_error("cannot start the solver");
         return MG_EXIT_SOFTWARE;
     }
     if (o->resume)
         return concolic_resume_restore(L);
-    return o->strategy == CONCOLIC_STRATEGY_RANDOM_ALL ? random_start(L) : 0;
+    return o->strategy == CONCOLIC_LOOP_STRATEGY_RANDOM_ALL ? random_start(L) : 0;
 }
 
 void concolic_loop_end(concolic_loop *L)
@@ -224,14 +224,14 @@ static int run_job(concolic_loop *L, const concolic_loop_options *o, const conco
     if (stopping(o) || timeout <= 0)
         return 0;
     if (concolic_launch_run(lp, c, run_id, timeout, r, err, sizeof err)) {
-        mg_error("%s", err);
+        mg_log_error("%s", err);
         return MG_EXIT_UNAVAILABLE;
     }
     if (r->refused || r->interrupted || (o->stop && *o->stop) || (budget_cut && r->timed_out)) {
         if (r->refused)
-            mg_error("%s did not start the program (%s): a setup problem, not a bug in the "
-                     "program; its output is in %s/run/output.txt",
-                     lp->launcher, r->detail, c->dir);
+            mg_log_error("%s did not start the program (%s): a setup problem, not a bug in the "
+                         "program; its output is in %s/run/output.txt",
+                         lp->launcher, r->detail, c->dir);
         int refused = r->refused;
         concolic_launch_result_free(r);
         return refused ? MG_EXIT_UNAVAILABLE : 0;
@@ -264,7 +264,7 @@ static size_t record_run(concolic_loop *L, concolic_launch_result *r, int64_t *i
         L->report_path)
         report_write(rep, L->report_path, err, sizeof err);
     if (r->log_problem[0] && c->iterations == first_iteration + 1)
-        mg_warn("%s (the run gave no constraints)", r->log_problem);
+        mg_log_warn("%s (the run gave no constraints)", r->log_problem);
     return ninputs;
 }
 
@@ -314,9 +314,9 @@ static int report_campaign(concolic_loop *L, const concolic_loop_options *o, rep
         /* Saved already after each run; a campaign stopped in its first run has it here. */
         concolic_resume_save(L);
         concolic_campaign_save(c);
-        mg_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
-                "continues it",
-                (int)*o->stop, c->iterations - first);
+        mg_log_warn("stopped by signal %d after %" PRIu64 " runs; the campaign is saved: --resume "
+                    "continues it",
+                    (int)*o->stop, c->iterations - first);
     }
     concolic_loop_progress(L, 1);
     if (!o->quiet && !(rc && c->iterations == first)) {
@@ -326,7 +326,7 @@ static int report_campaign(concolic_loop *L, const concolic_loop_options *o, rep
     concolic_report_data(rep, c, &L->cost);
     char err[512];
     if (o->report_path && report_write(rep, o->report_path, err, sizeof err)) {
-        mg_error("%s", err);
+        mg_log_error("%s", err);
         rc = rc ? rc : MG_EXIT_CANTCREAT;
     }
     return rc;

@@ -20,18 +20,18 @@
  * program's own inputs, --np and --focus) and "random-all" (the first run random too), then
  * "uncovered-dfs" (SEARCH_UNCOVERED_DFS). */
 extern const char *const concolic_loop_strategy_names[];
-#define CONCOLIC_STRATEGY_RANDOM_INPUTS 5
-#define CONCOLIC_STRATEGY_RANDOM_ALL 6
+#define CONCOLIC_LOOP_STRATEGY_RANDOM_INPUTS 5
+#define CONCOLIC_LOOP_STRATEGY_RANDOM_ALL 6
 /* Random testing draws this many values for every random run: more than a program marks, the
  * ones past its last mark unused (search_session_params.restart_inputs). */
-#define CONCOLIC_RANDOM_INPUTS 64
+#define CONCOLIC_LOOP_RANDOM_INPUTS 64
 /* The choices of --int-semantics, in the order of enum solver_z3_semantics: "int" (unbounded
  * integers, COMPI's) and "bv" (machine integers: wrap-around branches are reachable). */
 extern const char *const concolic_loop_int_semantics_names[];
 /* The choices of --floats: the order of enum solver_z3_floats ("real", the default, and "fp"),
  * then "off": the runtime keeps floats concrete (as before floats were tracked). */
 extern const char *const concolic_loop_floats_names[];
-#define CONCOLIC_FLOATS_OFF 2
+#define CONCOLIC_LOOP_FLOATS_OFF 2
 
 typedef struct concolic_loop_options {
     long np, focus, max_np, iterations, seed;
@@ -65,8 +65,9 @@ typedef struct concolic_loop_cost {
     uint64_t leaves, moves;  /* of a stalled search (search_session_next) */
     uint64_t tuning_checks;  /* solver checks input tuning added */
     uint64_t repeats;        /* tuned solutions not run: runs already made (search_session.h) */
-    uint64_t repeat_cause[SEARCH_REPEAT_CAUSES], repeat_unchanged; /* repeats split (the same) */
-    uint64_t retunes; /* tuned solutions re-tuned past runs already made (the same) */
+    uint64_t repeat_cause[SEARCH_SESSION_REPEAT_CAUSES],
+        repeat_unchanged; /* repeats split (the same) */
+    uint64_t retunes;     /* tuned solutions re-tuned past runs already made (the same) */
     /* Runs from a solved float comparison, and those of them that did not take the arm the
      * solution aimed at (a Real solution rounded to the wrong side, a nonlinear term's
      * concrete value that moved): search_session.h */

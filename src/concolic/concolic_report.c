@@ -15,7 +15,7 @@
  * rank's last branch (none when the library ended the job without a rank's word: class alone). */
 static void bug_key(const concolic_launch_result *r, char *key, size_t len)
 {
-    if (r->outcome == CONCOLIC_SIGNAL || r->outcome == CONCOLIC_ASSERTION)
+    if (r->outcome == CONCOLIC_LAUNCH_SIGNAL || r->outcome == CONCOLIC_LAUNCH_ASSERTION)
         snprintf(key, len, "%s:%d:%s", concolic_launch_outcome_name(r->outcome), r->signal,
                  r->where[0] ? r->where : "?");
     else if (r->where[0])
@@ -286,9 +286,10 @@ void concolic_report_cost(const concolic_loop_cost *k, double total_s, FILE *out
             per_run(k->run_s, k->split_runs), per_run(k->teardown_s, k->split_runs), k->split_runs,
             per_run(k->solve_s, k->runs), k->solves, k->sat, k->query_timeouts,
             per_run((double)k->log_bytes, k->runs), k->restarts, k->leaves, k->moves,
-            k->tuning_checks, k->repeats, k->repeat_cause[SEARCH_REPEAT_REFUSED],
-            k->repeat_cause[SEARCH_REPEAT_REJECTED], k->repeat_cause[SEARCH_REPEAT_EXHAUSTED],
-            k->repeat_unchanged, k->retunes, k->float_solutions, k->float_missed);
+            k->tuning_checks, k->repeats, k->repeat_cause[SEARCH_SESSION_REPEAT_REFUSED],
+            k->repeat_cause[SEARCH_SESSION_REPEAT_REJECTED],
+            k->repeat_cause[SEARCH_SESSION_REPEAT_EXHAUSTED], k->repeat_unchanged, k->retunes,
+            k->float_solutions, k->float_missed);
 }
 
 static void add_double(json_object *o, const char *key, double v)

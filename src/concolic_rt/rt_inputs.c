@@ -32,7 +32,7 @@ static void rt_inputs_load(void)
         floats_off |= !strcmp(word, "floats_off");
     }
     while (fscanf(f, "%lld", &v) == 1) {
-        if (mg_array_reserve((void **)&inputs, &cap, ninputs + 1, sizeof *inputs) != MG_OK)
+        if (mg_array_reserve((void **)&inputs, &cap, ninputs + 1, sizeof *inputs) != MG_ERROR_OK)
             break;
         inputs[ninputs++] = v;
     }

@@ -13,7 +13,7 @@
 
 /* A shadow value: nothing (concrete), a linear expression, or a comparison (an i1 or a
  * zero-extended i1). */
-enum rt_internal_kind { RT_NONE = 0, RT_EXPR, RT_PRED };
+enum rt_internal_kind { RT_INTERNAL_NONE = 0, RT_INTERNAL_EXPR, RT_INTERNAL_PRED };
 typedef struct rt_internal_val {
     uint8_t kind;
     sym_expr e;
@@ -31,7 +31,7 @@ void rt_log_cover(uint32_t id, int taken);
 void rt_log_branch(uint32_t id, int taken, const sym_expr_pred *pred);
 
 /* Declares a new marked variable (the next dense id), logs it, and returns its id through *id.
- * MG_ENOMEM or MG_EFULL when it cannot be logged (the variable then stays concrete). */
+ * MG_ERROR_ENOMEM or MG_ERROR_EFULL when it cannot be logged (the variable then stays concrete). */
 int rt_log_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, int64_t value,
                        uint32_t *id);
 /* Declares a communicator with its local-to-global map (copied), returns its index. The same

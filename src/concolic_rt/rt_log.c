@@ -71,7 +71,7 @@ void rt_log_record(const uint8_t *bytes, size_t len)
         int rc_ = put(small, sizeof small, &len_, __VA_ARGS__);                                    \
         if (rc_ == 0)                                                                              \
             rt_log_record(small, len_);                                                            \
-        else if (rc_ == MG_EFULL) {                                                                \
+        else if (rc_ == MG_ERROR_EFULL) {                                                          \
             uint8_t *big_ = malloc(len_);                                                          \
             if (big_ && put(big_, len_, &len_, __VA_ARGS__) == 0)                                  \
                 rt_log_record(big_, len_);                                                         \
@@ -83,11 +83,11 @@ void rt_log_cover(uint32_t id, int taken)
 {
     uint32_t arm = coverage_arm(id, taken);
     last_branch = id;
-    if (log_fd < 0 || id > COVERAGE_MAX_BRANCH)
+    if (log_fd < 0 || id > COVERAGE_SET_MAX_BRANCH)
         return;
     if (arm >= ncovered) {
         size_t old = ncovered;
-        if (mg_array_reserve((void **)&covered, &ncovered, (size_t)arm + 1, 1) != MG_OK)
+        if (mg_array_reserve((void **)&covered, &ncovered, (size_t)arm + 1, 1) != MG_ERROR_OK)
             return;
         memset(covered + old, 0, ncovered - old);
     }
@@ -114,7 +114,7 @@ int rt_log_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, in
                        uint32_t *id)
 {
     if (log_fd < 0 || !rt_log_heavy)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     sym_var v = {.id = next_var,
                  .kind = kind,
                  .sort = (uint8_t)sym_var_kind_sort(kind),
@@ -123,7 +123,7 @@ int rt_log_declare_var(uint8_t kind, int has_cap, int64_t cap, uint32_t comm, in
                  .comm = comm,
                  .value = value};
     if (sym_var_check(&v))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     EMIT(path_log_put_var, &v);
     *id = next_var++;
     return 0;
@@ -138,7 +138,7 @@ int rt_log_declare_comm(uint64_t key, uint32_t size, const uint32_t *global, uin
         }
     comm_table_entry *c = realloc(comms, (ncomms + 1) * sizeof *c);
     if (!c)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     comms = c;
     sym_var_comm sc = {.index = ncomms, .size = size, .global = (uint32_t *)global};
     EMIT(path_log_put_comm, &sc);

@@ -37,14 +37,14 @@ static int written_here(int who, int root, int rank, int inter)
 {
     int is_root = root == MPI_ROOT || (!inter && rank == root);
     switch (who) {
-    case RT_WRITE_ROOT:
+    case RT_MPI_WRITE_ROOT:
         return is_root;
-    case RT_WRITE_NONROOT:
+    case RT_MPI_WRITE_NONROOT:
         return !is_root && root != MPI_PROC_NULL;
-    case RT_WRITE_RECEIVERS:
+    case RT_MPI_WRITE_RECEIVERS:
         return root != MPI_ROOT && root != MPI_PROC_NULL;
     default:
-        return 1; /* RT_WRITE_ALL */
+        return 1; /* RT_MPI_WRITE_ALL */
     }
 }
 
@@ -59,7 +59,7 @@ void mgrt_mpi_wrote(int32_t who, int32_t shape, void *buf, const void *sendbuf, 
     if (!rt_log_heavy || buf == MPI_IN_PLACE)
         return;
     /* MPI_Mrecv has no communicator: its one shape needs none. */
-    if (shape != RT_WRITE_COUNT || who != RT_WRITE_ALL) {
+    if (shape != RT_MPI_WRITE_COUNT || who != RT_MPI_WRITE_ALL) {
         if (PMPI_Comm_rank(c, &rank) != MPI_SUCCESS ||
             PMPI_Comm_test_inter(c, &inter) != MPI_SUCCESS ||
             (inter ? PMPI_Comm_remote_size(c, &peers) : PMPI_Comm_size(c, &peers)) != MPI_SUCCESS)
@@ -70,16 +70,16 @@ void mgrt_mpi_wrote(int32_t who, int32_t shape, void *buf, const void *sendbuf, 
     /* In place, a gather's or all-to-all's own block is not written (it is this rank's data). */
     int own = sendbuf == MPI_IN_PLACE ? rank : -1;
     switch (shape) {
-    case RT_WRITE_COUNT:
+    case RT_MPI_WRITE_COUNT:
         clear_elements(buf, 0, count, t);
         break;
-    case RT_WRITE_MY_COUNT:
+    case RT_MPI_WRITE_MY_COUNT:
         clear_elements(buf, 0, counts[rank], t);
         break;
-    default: /* RT_WRITE_PER_PEER, RT_WRITE_V */
+    default: /* RT_MPI_WRITE_PER_PEER, RT_MPI_WRITE_V */
         for (int i = 0; i < peers; i++)
             if (i != own)
-                clear_elements(buf, shape == RT_WRITE_V ? displs[i] : (int64_t)i * count,
-                               shape == RT_WRITE_V ? counts[i] : count, t);
+                clear_elements(buf, shape == RT_MPI_WRITE_V ? displs[i] : (int64_t)i * count,
+                               shape == RT_MPI_WRITE_V ? counts[i] : count, t);
     }
 }

@@ -8,18 +8,18 @@
 
 /* Which ranks the call writes `buf` on. */
 enum rt_mpi_write_who {
-    RT_WRITE_ALL = 0,   /* every rank (receives, all-to-all collectives) */
-    RT_WRITE_RECEIVERS, /* every rank but an intercommunicator's root group (scatter) */
-    RT_WRITE_ROOT,      /* the root only (reduce, gather) */
-    RT_WRITE_NONROOT    /* every rank but the root (broadcast) */
+    RT_MPI_WRITE_ALL = 0,   /* every rank (receives, all-to-all collectives) */
+    RT_MPI_WRITE_RECEIVERS, /* every rank but an intercommunicator's root group (scatter) */
+    RT_MPI_WRITE_ROOT,      /* the root only (reduce, gather) */
+    RT_MPI_WRITE_NONROOT    /* every rank but the root (broadcast) */
 };
 
 /* Which elements of `buf` it writes (elements of `type`, at its extent). */
 enum rt_mpi_write_shape {
-    RT_WRITE_COUNT = 0, /* count elements */
-    RT_WRITE_PER_PEER,  /* count elements per process of the (remote) group */
-    RT_WRITE_MY_COUNT,  /* counts[rank] elements (reduce-scatter) */
-    RT_WRITE_V          /* counts[i] elements at displs[i], for every process i */
+    RT_MPI_WRITE_COUNT = 0, /* count elements */
+    RT_MPI_WRITE_PER_PEER,  /* count elements per process of the (remote) group */
+    RT_MPI_WRITE_MY_COUNT,  /* counts[rank] elements (reduce-scatter) */
+    RT_MPI_WRITE_V          /* counts[i] elements at displs[i], for every process i */
 };
 
 #endif

@@ -46,26 +46,26 @@ typedef struct mem_node {
 static mem_node *mem[MEM_BUCKETS];
 static size_t mem_count;
 
-/* Frees v's contents and leaves RT_NONE. */
+/* Frees v's contents and leaves RT_INTERNAL_NONE. */
 static void rt_val_clear(rt_internal_val *v)
 {
-    if (v->kind == RT_EXPR)
+    if (v->kind == RT_INTERNAL_EXPR)
         sym_expr_free(&v->e);
-    else if (v->kind == RT_PRED)
+    else if (v->kind == RT_INTERNAL_PRED)
         sym_expr_pred_free(&v->p);
-    v->kind = RT_NONE;
+    v->kind = RT_INTERNAL_NONE;
 }
 
-/* dst := deep copy of src (dst cleared first; a failed copy leaves RT_NONE). */
+/* dst := deep copy of src (dst cleared first; a failed copy leaves RT_INTERNAL_NONE). */
 static void rt_val_copy(rt_internal_val *dst, const rt_internal_val *src)
 {
     if (dst == src)
         return;
     rt_val_clear(dst);
-    if (src->kind == RT_EXPR && sym_expr_copy(&dst->e, &src->e) == 0)
-        dst->kind = RT_EXPR;
-    else if (src->kind == RT_PRED && sym_expr_pred_copy(&dst->p, &src->p) == 0)
-        dst->kind = RT_PRED;
+    if (src->kind == RT_INTERNAL_EXPR && sym_expr_copy(&dst->e, &src->e) == 0)
+        dst->kind = RT_INTERNAL_EXPR;
+    else if (src->kind == RT_INTERNAL_PRED && sym_expr_pred_copy(&dst->p, &src->p) == 0)
+        dst->kind = RT_INTERNAL_PRED;
 }
 
 static rt_internal_val *slot(int32_t s)
@@ -130,7 +130,7 @@ static void mem_clear(uintptr_t a, size_t len)
 static void mem_put(uintptr_t a, unsigned size, const rt_internal_val *v)
 {
     mem_clear(a, size);
-    if (v->kind != RT_EXPR)
+    if (v->kind != RT_INTERNAL_EXPR)
         return;
     mem_node *n = calloc(1, sizeof *n);
     if (!n)
@@ -146,7 +146,7 @@ static void mem_put(uintptr_t a, unsigned size, const rt_internal_val *v)
 
 void rt_shadow_mark(const void *p, unsigned size, uint32_t var, int is_float)
 {
-    rt_internal_val v = {.kind = RT_EXPR};
+    rt_internal_val v = {.kind = RT_INTERNAL_EXPR};
     if (is_float ? sym_expr_init_fvar(&v.e, var, 1) : sym_expr_init_var(&v.e, var, 1))
         return;
     mem_put((uintptr_t)p, size, &v);
@@ -160,7 +160,7 @@ void mgrt_enter(int32_t n)
 {
     /* Tested here first: the probe runs at every call, the stack seldom grows. */
     if (depth == frames_cap &&
-        mg_array_reserve((void **)&frames, &frames_cap, depth + 1, sizeof *frames) != MG_OK)
+        mg_array_reserve((void **)&frames, &frames_cap, depth + 1, sizeof *frames) != MG_ERROR_OK)
         abort(); /* the heavy run cannot go on without its shadow stack */
     frame *f = &frames[depth++];
     f->n = n;
@@ -274,7 +274,7 @@ void mgrt_phi_commit(int32_t first, int32_t n)
             continue;
         rt_val_clear(d);
         *d = *p; /* move */
-        p->kind = RT_NONE;
+        p->kind = RT_INTERNAL_NONE;
     }
 }
 
@@ -283,14 +283,14 @@ void mgrt_phi_commit(int32_t first, int32_t n)
 static const sym_expr *operand_of(int32_t s, uint8_t num, const sym_expr *concrete, int *symbolic)
 {
     rt_internal_val *v = slot(s);
-    *symbolic = v && v->kind == RT_EXPR && v->e.num == num;
+    *symbolic = v && v->kind == RT_INTERNAL_EXPR && v->e.num == num;
     return *symbolic ? &v->e : concrete;
 }
 
 static const sym_expr *operand(int32_t s, int64_t c, sym_expr *tmp, int *symbolic)
 {
     sym_expr_init_const(tmp, c);
-    return operand_of(s, SYM_NUM_I64, tmp, symbolic);
+    return operand_of(s, SYM_EXPR_NUM_I64, tmp, symbolic);
 }
 
 void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int64_t cb);
@@ -300,13 +300,13 @@ void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int
     if (!d)
         return;
     rt_val_clear(d);
-    if (op == OP_XOR && pa && pa->kind == RT_PRED && !slot(sb) && cb == 1) {
+    if (op == OP_XOR && pa && pa->kind == RT_INTERNAL_PRED && !slot(sb) && cb == 1) {
         if (sym_expr_pred_negate(&d->p, &pa->p) == 0)
-            d->kind = RT_PRED; /* `xor i1 %c, true`: the negated comparison */
+            d->kind = RT_INTERNAL_PRED; /* `xor i1 %c, true`: the negated comparison */
         return;
     }
     sym_expr ta, tb;
-    int syma, symb, rc = MG_EINVAL;
+    int syma, symb, rc = MG_ERROR_EINVAL;
     const sym_expr *a = operand(sa, ca, &ta, &syma), *b = operand(sb, cb, &tb, &symb);
     if (!syma && !symb)
         return;
@@ -319,7 +319,7 @@ void mgrt_binop(int32_t dst, int32_t op, int32_t sa, int64_t ca, int32_t sb, int
     else if (op == OP_SHL && !symb && cb >= 0 && cb < 62)
         rc = sym_expr_scale(&d->e, a, (int64_t)1 << cb);
     if (rc == 0)
-        d->kind = RT_EXPR;
+        d->kind = RT_INTERNAL_EXPR;
 }
 
 /* 1 when the signed operation wraps in `width` bits: its operands (sign-extended) give a result
@@ -367,12 +367,13 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
     if (!d)
         return;
     rt_val_clear(d);
-    if (pa && pa->kind == RT_PRED && !slot(sb) && cb == 0 && (op == SYM_EQ || op == SYM_NE)) {
+    if (pa && pa->kind == RT_INTERNAL_PRED && !slot(sb) && cb == 0 &&
+        (op == SYM_EXPR_EQ || op == SYM_EXPR_NE)) {
         /* (zext c) != 0 is c; (zext c) == 0 is !c: C's comparisons used as values. */
-        int rc = op == SYM_NE ? sym_expr_pred_copy(&d->p, &pa->p)
-                              : sym_expr_pred_negate(&d->p, &pa->p);
+        int rc = op == SYM_EXPR_NE ? sym_expr_pred_copy(&d->p, &pa->p)
+                                   : sym_expr_pred_negate(&d->p, &pa->p);
         if (rc == 0)
-            d->kind = RT_PRED;
+            d->kind = RT_INTERNAL_PRED;
         return;
     }
     if (is_unsigned && width < 64) {
@@ -385,7 +386,7 @@ void mgrt_cmp(int32_t dst, int32_t code, int32_t sa, int64_t ca, int32_t sb, int
     int syma, symb;
     const sym_expr *a = operand(sa, ca, &ta, &syma), *b = operand(sb, cb, &tb, &symb);
     if ((syma || symb) && sym_expr_pred_make(&d->p, a, op, b, pred_width(width), is_unsigned) == 0)
-        d->kind = RT_PRED;
+        d->kind = RT_INTERNAL_PRED;
 }
 
 /* is_float: the load reads a float or double; memory stored as the other kind (type punning)
@@ -398,7 +399,7 @@ void mgrt_load(int32_t dst, const void *p, int32_t size, int32_t is_float)
         return;
     rt_val_clear(d);
     mem_node *n = mem_count ? *find((uintptr_t)p) : NULL;
-    if (n && n->size == (unsigned)size && (n->v.e.num == SYM_NUM_F64) == (is_float != 0))
+    if (n && n->size == (unsigned)size && (n->v.e.num == SYM_EXPR_NUM_F64) == (is_float != 0))
         rt_val_copy(d, &n->v);
 }
 
@@ -457,16 +458,16 @@ void mgrt_branch(int32_t id, int32_t s, int32_t taken)
 {
     rt_log_cover((uint32_t)id, taken);
     rt_internal_val *v = rt_log_heavy ? slot(s) : NULL;
-    if (!v || v->kind == RT_NONE)
+    if (!v || v->kind == RT_INTERNAL_NONE)
         return;
     sym_expr_pred p;
     int rc;
-    if (v->kind == RT_PRED)
+    if (v->kind == RT_INTERNAL_PRED)
         rc = taken ? sym_expr_pred_copy(&p, &v->p) : sym_expr_pred_negate(&p, &v->p);
     else {
         sym_expr zero;
         sym_expr_init_const(&zero, 0);
-        rc = sym_expr_pred_make(&p, &v->e, taken ? SYM_NE : SYM_EQ, &zero, 64, 0);
+        rc = sym_expr_pred_make(&p, &v->e, taken ? SYM_EXPR_NE : SYM_EXPR_EQ, &zero, 64, 0);
     }
     if (rc)
         return;
@@ -480,12 +481,12 @@ void mgrt_case(int32_t id, int32_t s, int64_t concrete, int64_t value, int32_t w
     int taken = concrete == value;
     rt_log_cover((uint32_t)id, taken);
     rt_internal_val *v = rt_log_heavy ? slot(s) : NULL;
-    if (!v || v->kind != RT_EXPR)
+    if (!v || v->kind != RT_INTERNAL_EXPR)
         return;
     sym_expr k;
     sym_expr_pred p;
     sym_expr_init_const(&k, value);
-    if (sym_expr_pred_make(&p, &v->e, taken ? SYM_EQ : SYM_NE, &k, pred_width(width), 0))
+    if (sym_expr_pred_make(&p, &v->e, taken ? SYM_EXPR_EQ : SYM_EXPR_NE, &k, pred_width(width), 0))
         return;
     rt_log_branch((uint32_t)id, taken, &p);
     sym_expr_pred_free(&p);
@@ -496,7 +497,7 @@ void mgrt_case(int32_t id, int32_t s, int64_t concrete, int64_t value, int32_t w
 static const sym_expr *foperand(int32_t s, double c, sym_expr *tmp, int *symbolic)
 {
     sym_expr_init_fconst(tmp, c);
-    return operand_of(s, SYM_NUM_F64, tmp, symbolic);
+    return operand_of(s, SYM_EXPR_NUM_F64, tmp, symbolic);
 }
 
 /* fadd, fsub, fmul, fdiv with the operands' concrete values. A product of two symbolic values
@@ -510,7 +511,7 @@ void mgrt_fbinop(int32_t dst, int32_t op, int32_t sa, double ca, int32_t sb, dou
         return;
     rt_val_clear(d);
     sym_expr ta, tb;
-    int syma, symb, rc = MG_EINVAL;
+    int syma, symb, rc = MG_ERROR_EINVAL;
     const sym_expr *a = foperand(sa, ca, &ta, &syma), *b = foperand(sb, cb, &tb, &symb);
     if (!syma && !symb)
         return;
@@ -523,7 +524,7 @@ void mgrt_fbinop(int32_t dst, int32_t op, int32_t sa, double ca, int32_t sb, dou
     else if (op == OP_DIV && !symb && cb != 0)
         rc = sym_expr_fscale(&d->e, a, 1.0 / cb);
     if (rc == 0)
-        d->kind = RT_EXPR;
+        d->kind = RT_INTERNAL_EXPR;
 }
 
 void mgrt_fneg(int32_t dst, int32_t src);
@@ -533,8 +534,9 @@ void mgrt_fneg(int32_t dst, int32_t src)
     if (!d)
         return;
     rt_val_clear(d);
-    if (s && s->kind == RT_EXPR && s->e.num == SYM_NUM_F64 && sym_expr_negate(&d->e, &s->e) == 0)
-        d->kind = RT_EXPR;
+    if (s && s->kind == RT_INTERNAL_EXPR && s->e.num == SYM_EXPR_NUM_F64 &&
+        sym_expr_negate(&d->e, &s->e) == 0)
+        d->kind = RT_INTERNAL_EXPR;
 }
 
 /* fcmp: code is the sym_expr_op of the predicate, ordered or not (they agree when no operand is
@@ -553,7 +555,7 @@ void mgrt_fcmp(int32_t dst, int32_t code, int32_t sa, double ca, int32_t sb, dou
     int syma, symb;
     const sym_expr *a = foperand(sa, ca, &ta, &syma), *b = foperand(sb, cb, &tb, &symb);
     if ((syma || symb) && sym_expr_pred_make(&d->p, a, code, b, 0, 0) == 0)
-        d->kind = RT_PRED;
+        d->kind = RT_INTERNAL_PRED;
 }
 
 /* sitofp, uitofp: the integer expression with its coefficients converted (§3.4). An unsigned
@@ -566,7 +568,8 @@ void mgrt_itof(int32_t dst, int32_t src, int32_t is_unsigned, int64_t concrete, 
         return;
     rt_val_clear(d);
     int top_bit = width >= 64 ? concrete < 0 : (concrete >> (width - 1)) & 1;
-    if (s && s->kind == RT_EXPR && s->e.num == SYM_NUM_I64 && !(is_unsigned && top_bit) &&
-        rt_inputs_floats_tracked() && sym_expr_to_f64(&d->e, &s->e) == 0)
-        d->kind = RT_EXPR;
+    if (s && s->kind == RT_INTERNAL_EXPR && s->e.num == SYM_EXPR_NUM_I64 &&
+        !(is_unsigned && top_bit) && rt_inputs_floats_tracked() &&
+        sym_expr_to_f64(&d->e, &s->e) == 0)
+        d->kind = RT_INTERNAL_EXPR;
 }

@@ -24,12 +24,12 @@ void capture_args_init(void)
 int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_args_problem problem,
                         int peer, int tag, int64_t count)
 {
-    if (problem == USAGE_OK)
+    if (problem == USAGE_ARGS_OK)
         return 0;
-    if (phase == MG_CALL_ENTER) {
-        check_event ev = capture_emit_event(fn, CHECK_EV_ENTER, c);
-        ev.comm = c ? c->id : CHECK_COMM_NULL;
-        ev.flags |= CHECK_FLAG_INVALID_ARGUMENTS;
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER) {
+        check_event ev = capture_emit_event(fn, CHECK_EVENT_EV_ENTER, c);
+        ev.comm = c ? c->id : CHECK_EVENT_COMM_NULL;
+        ev.flags |= CHECK_EVENT_FLAG_INVALID_ARGUMENTS;
         ev.aux = problem;
         ev.peer = peer;
         ev.tag = tag;
@@ -64,9 +64,9 @@ static void describe_rank(usage_args_call *u, int rank, int group_size)
     u->has_peer = 1;
     u->peer = rank;
     u->group_size = group_size;
-    u->peer_kind = rank == MPI_ANY_SOURCE  ? USAGE_RANK_ANY_SOURCE
-                   : rank == MPI_PROC_NULL ? USAGE_RANK_PROC_NULL
-                                           : USAGE_RANK;
+    u->peer_kind = rank == MPI_ANY_SOURCE  ? USAGE_ARGS_RANK_ANY_SOURCE
+                   : rank == MPI_PROC_NULL ? USAGE_ARGS_RANK_PROC_NULL
+                                           : USAGE_ARGS_RANK;
 }
 
 int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, const void *buf,
@@ -76,12 +76,12 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
     if (c) {
         describe_message(&u, buf, count, type);
         describe_rank(&u, peer, c->remote_size ? c->remote_size : c->size);
-        u.any_source_allowed = role == CAPTURE_FROM;
+        u.any_source_allowed = role == CAPTURE_ARGS_FROM;
         u.has_tag = 1;
         u.tag = tag;
         u.tag_ub = tag_ub;
         u.tag_is_any = tag == MPI_ANY_TAG;
-        u.any_tag_allowed = role == CAPTURE_FROM;
+        u.any_tag_allowed = role == CAPTURE_ARGS_FROM;
     }
     return capture_args_reject(fn, phase, c, usage_args_check(&u), peer, tag, count);
 }
@@ -90,8 +90,8 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
                       int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id)
 {
     usage_args_call u = describe_comm(comm, c);
-    u.op_freed = (op_id & CAPTURE_OP_FREED) != 0;
-    op_id &= ~CAPTURE_OP_FREED;
+    u.op_freed = (op_id & CAPTURE_EMIT_OP_FREED) != 0;
+    op_id &= ~CAPTURE_EMIT_OP_FREED;
     /* a shape with no common block passes MPI_DATATYPE_NULL with count 0, which is legal */
     if (c) {
         describe_message(&u, buf, count, type);
@@ -102,15 +102,15 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
         describe_rank(&u, root, c->size);
         u.peer_is_root = 1;
     }
-    return capture_args_reject(fn, phase, c, usage_args_check(&u), has_root ? root : CHECK_NO_ROOT,
-                               0, count);
+    return capture_args_reject(fn, phase, c, usage_args_check(&u),
+                               has_root ? root : CHECK_EVENT_NO_ROOT, 0, count);
 }
 
 int capture_args_group(uint16_t fn, int phase, const capture_comm *c, MPI_Group group)
 {
-    int freed = capture_handles_was_freed(CHECK_HANDLE_GROUP, &group, sizeof group);
-    if (freed && phase == MG_CALL_ENTER)
-        capture_handles_name_creation(CHECK_HANDLE_GROUP, &group, sizeof group);
-    return capture_args_reject(fn, phase, c, freed ? USAGE_GROUP_FREED : USAGE_OK, CHECK_PROC_NULL,
-                               0, 0);
+    int freed = capture_handles_was_freed(CHECK_EVENT_HANDLE_GROUP, &group, sizeof group);
+    if (freed && phase == INTERPOSE_HOOKS_CALL_ENTER)
+        capture_handles_name_creation(CHECK_EVENT_HANDLE_GROUP, &group, sizeof group);
+    return capture_args_reject(fn, phase, c, freed ? USAGE_ARGS_GROUP_FREED : USAGE_ARGS_OK,
+                               CHECK_EVENT_PROC_NULL, 0, 0);
 }

@@ -1,7 +1,7 @@
 /* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's argument checks (usage_args.h, issue 28 item 2): a call with bad arguments
- * gets one entry record flagged CHECK_FLAG_INVALID_ARGUMENTS (its problem in aux) instead of its
- * usual records, and still goes to MPI unchanged: MPI's error handler then decides, as without
+ * gets one entry record flagged CHECK_EVENT_FLAG_INVALID_ARGUMENTS (its problem in aux) instead of
+ * its usual records, and still goes to MPI unchanged: MPI's error handler then decides, as without
  * mpiguard (docs/design/check-classes.md "Argument checks"). Needs mpi.h. One MPI thread at a
  * time. */
 #ifndef MG_CAPTURE_ARGS_H
@@ -17,7 +17,7 @@
 
 /* Writes, at the entry phase, the flagged entry record of a call with a problem: the peer (or
  * root), tag and count as the caller passed them, not translated (a bad rank has no world rank).
- * 1 when there is a problem (whatever the phase), 0 for USAGE_OK (nothing written). */
+ * 1 when there is a problem (whatever the phase), 0 for USAGE_ARGS_OK (nothing written). */
 int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_args_problem problem,
                         int peer, int tag, int64_t count);
 
@@ -25,7 +25,7 @@ int capture_args_reject(uint16_t fn, int phase, const capture_comm *c, usage_arg
 void capture_args_init(void);
 
 /* The roles of a point-to-point call's peer. */
-enum capture_args_peer_role { CAPTURE_TO = 0, CAPTURE_FROM };
+enum capture_args_peer_role { CAPTURE_ARGS_TO = 0, CAPTURE_ARGS_FROM };
 
 /* Checks a point-to-point call (c: comm's entry, NULL when unknown: then only MPI_COMM_NULL is
  * checked); 1 when its arguments are bad (the flagged record was written at the entry phase),
@@ -36,8 +36,8 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
 /* Checks a collective: its communicator, its root (has_root) on an intracommunicator, the block
  * it describes (buf, count x type, the datatype argument checked like a point-to-point one's;
  * none: count 0 of MPI_DATATYPE_NULL; buf the buffer every member passes, or MPI_IN_PLACE), and
- * a reduction's op (op_id, 0 for none; CAPTURE_OP_FREED set for an op freed since) against that
- * type. As capture_args_p2p. */
+ * a reduction's op (op_id, 0 for none; CAPTURE_EMIT_OP_FREED set for an op freed since) against
+ * that type. As capture_args_p2p. */
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
                       int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id);
 

@@ -66,13 +66,13 @@ int capture_buffers_init(void)
 {
     const char *on = getenv(MG_ENV_CHECK_BUFFERS);
     if (on && strcmp(on, "0") == 0)
-        return MG_OK;
+        return MG_ERROR_OK;
     if (capture_table_init(&by_id, MAX_WATCHED))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (n_free = 0; n_free < MAX_WATCHED; n_free++)
         free_slots[n_free] = MAX_WATCHED - 1 - n_free;
     watching = 1;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The bytes count x type spans when it has no gaps (size, extent and true extent agree, lower
@@ -128,7 +128,8 @@ static void report(const watched_request *w, usage_args_problem problem)
 {
     void *current_site = interpose_call_site;
     interpose_call_site = w->site;
-    capture_args_reject(w->fn, MG_CALL_ENTER, w->comm, problem, w->peer, 0, (int64_t)w->bytes);
+    capture_args_reject(w->fn, INTERPOSE_HOOKS_CALL_ENTER, w->comm, problem, w->peer, 0,
+                        (int64_t)w->bytes);
     interpose_call_site = current_site;
 }
 
@@ -151,7 +152,7 @@ static void go_in_flight(uint32_t slot)
     watched_request *w = &watched[slot];
     w->site = interpose_call_site;
     if (w->gaps == MPI_DATATYPE_NULL && overlaps_in_flight(w))
-        report(w, USAGE_BUFFERS_OVERLAP);
+        report(w, USAGE_ARGS_BUFFERS_OVERLAP);
     w->summed = !w->receive && sum_of(w, &w->sum);
     w->at = n_in_flight;
     in_flight[n_in_flight++] = slot;
@@ -213,7 +214,7 @@ void capture_buffers_used(uint16_t fn, const capture_comm *c, int peer, const vo
                          .peer = peer,
                          .receive = (uint8_t) !!receive};
     if (w.bytes && overlaps_in_flight(&w))
-        report(&w, USAGE_BUFFERS_OVERLAP);
+        report(&w, USAGE_ARGS_BUFFERS_OVERLAP);
 }
 
 static watched_request *find(uint64_t id, uint64_t *slot)
@@ -240,7 +241,7 @@ void capture_buffers_completed(uint64_t id)
     land(w);
     uint64_t sum;
     if (w->summed && sum_of(w, &sum) && sum != w->sum)
-        report(w, USAGE_SEND_BUFFER_CHANGED);
+        report(w, USAGE_ARGS_SEND_BUFFER_CHANGED);
     if (!w->persistent)
         capture_buffers_forget(id);
 }

@@ -12,7 +12,7 @@
 #include "capture_comm.h"
 
 /* Sizes the table of watched requests; with MPIGUARD_CHECK_BUFFERS=0 nothing is ever watched.
- * Errors: MG_ENOMEM. */
+ * Errors: MG_ERROR_ENOMEM. */
 int capture_buffers_init(void);
 /* A point-to-point request just made (id, its function fn, comm c, the peer as passed, count x
  * type in buf; receive: a receive, persistent: a Send_init/Recv_init): watched when its message

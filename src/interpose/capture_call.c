@@ -11,12 +11,12 @@ static uint64_t pending_id;
 
 uint8_t capture_call_kind(int phase)
 {
-    return phase == MG_CALL_ENTER ? CHECK_EV_ENTER : CHECK_EV_EXIT;
+    return phase == INTERPOSE_HOOKS_CALL_ENTER ? CHECK_EVENT_EV_ENTER : CHECK_EVENT_EV_EXIT;
 }
 
 uint16_t capture_call_refused(int rc)
 {
-    return rc == MPI_SUCCESS ? 0 : CHECK_FLAG_REFUSED;
+    return rc == MPI_SUCCESS ? 0 : CHECK_EVENT_FLAG_REFUSED;
 }
 
 int capture_call_matched(int err)
@@ -30,7 +30,7 @@ int capture_call_matched(int err)
 uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
                               const capture_comm *comm, int persistent)
 {
-    if (phase == MG_CALL_ENTER)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER)
         pending_id = capture_emit_request_new();
     else if (rc == MPI_SUCCESS)
         capture_emit_request_bind(*request, pending_id, comm, persistent);
@@ -39,7 +39,7 @@ uint64_t capture_call_request(int phase, int rc, const MPI_Request *request,
 
 int capture_call_untracked(int phase, int rc, const MPI_Request *request)
 {
-    if (phase != MG_CALL_EXIT || rc != MPI_SUCCESS)
+    if (phase != INTERPOSE_HOOKS_CALL_EXIT || rc != MPI_SUCCESS)
         return 0;
     capture_emit_request_untracked(*request);
     return 1;
@@ -47,7 +47,8 @@ int capture_call_untracked(int phase, int rc, const MPI_Request *request)
 
 check_event_status capture_call_status(const capture_comm *c, uint32_t index, const MPI_Status *st)
 {
-    check_event_status s = {.index = index, .source = CHECK_PROC_NULL, .tag = CHECK_ANY_TAG};
+    check_event_status s = {
+        .index = index, .source = CHECK_EVENT_PROC_NULL, .tag = CHECK_EVENT_ANY_TAG};
     if (st != MPI_STATUS_IGNORE) {
         s.source = c ? capture_comm_world(c, st->MPI_SOURCE) : st->MPI_SOURCE;
         s.tag = st->MPI_TAG;

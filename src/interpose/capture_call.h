@@ -17,13 +17,13 @@
 
 /* A family names its hooks obs_<Name> and impl_<Name>; its install function points the library's
  * hooks at them. */
-#define CAPTURE_OBSERVE(Name) mg_observe_##Name = obs_##Name;
-#define CAPTURE_REPLACE(Name) mg_impl_##Name = impl_##Name;
+#define CAPTURE_CALL_OBSERVE(Name) mg_observe_##Name = obs_##Name;
+#define CAPTURE_CALL_REPLACE(Name) mg_impl_##Name = impl_##Name;
 
-/* The record kind of a hook phase: CHECK_EV_ENTER or CHECK_EV_EXIT. */
+/* The record kind of a hook phase: CHECK_EVENT_EV_ENTER or CHECK_EVENT_EV_EXIT. */
 uint8_t capture_call_kind(int phase);
-/* The flag of a record of a call that returned rc: CHECK_FLAG_REFUSED when MPI returned an error
- * (an entry's rc is MPI_SUCCESS), so that the detector ends the call's wait. */
+/* The flag of a record of a call that returned rc: CHECK_EVENT_FLAG_REFUSED when MPI returned an
+ * error (an entry's rc is MPI_SUCCESS), so that the detector ends the call's wait. */
 uint16_t capture_call_refused(int rc);
 /* Whether a call that ended with error err matched its message, so that its status's source and
  * tag are defined: on success, and on MPI_ERR_TRUNCATE, where MPI sets them as for a success. For

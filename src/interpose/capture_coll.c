@@ -33,7 +33,7 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
     }
     check_event ev = capture_emit_event(fn, capture_call_kind(phase), c);
     ev.flags |= capture_call_refused(rc);
-    ev.root = root >= 0 ? capture_comm_world(c, root) : CHECK_NO_ROOT;
+    ev.root = root >= 0 ? capture_comm_world(c, root) : CHECK_EVENT_NO_ROOT;
     ev.op = op_id;
     ev.count = count;
     capture_types_describe(&ev, type, block);
@@ -45,21 +45,23 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
 #define NO_ROOT -1
 static void obs_Barrier(int ph, int rc, MPI_Comm comm)
 {
-    coll(CHECK_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, NULL);
+    coll(CHECK_EVENT_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,
+         NULL);
 }
 static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 {
-    coll(CHECK_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, r);
+    coll(CHECK_EVENT_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,
+         r);
 }
 
 /* The observers of the collectives with a `_c` form: one text per argument shape (mpi_binding.h),
  * blocking (mode B) or not (NB); name is MPI's without the prefix (Bcast, Ibcast_c), fn the
  * record's function, F the family. The record's count is the one the int forms always carried. */
 #define BCAST(name, fn, F, mode)                                                                   \
-    static void obs_##name(int ph, int rc, void *b, COUNT_##F n, MPI_Datatype t, int root,         \
-                           MPI_Comm comm RQ_PARAM_##mode)                                          \
+    static void obs_##name(int ph, int rc, void *b, MG_MPI_BINDING_COUNT_##F n, MPI_Datatype t,    \
+                           int root, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                 \
     {                                                                                              \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, b, n, t, RQ_##mode);                          \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, b, n, t, MG_MPI_BINDING_RQ_##mode);           \
     }
 
 /* Whether a shape has a root: its parameter and what the record gets. */
@@ -72,14 +74,15 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
  * send side, r: the receive side), and of the other side O where side S is MPI_IN_PLACE (the
  * standard then takes the block from there). */
 #define REGULAR(name, fn, F, mode, S, O, R)                                                        \
-    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,          \
-                           void *rb, COUNT_##F rn, MPI_Datatype rt ROOT_PARAM_##R,                 \
-                           MPI_Comm comm RQ_PARAM_##mode)                                          \
+    static void obs_##name(int ph, int rc, const void *sb, MG_MPI_BINDING_COUNT_##F sn,            \
+                           MPI_Datatype st, void *rb, MG_MPI_BINDING_COUNT_##F rn,                 \
+                           MPI_Datatype rt ROOT_PARAM_##R,                                         \
+                           MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
         (void)sb, (void)rb;                                                                        \
         int in_place = S##b == MPI_IN_PLACE;                                                       \
         coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, S##n, S##b, in_place ? O##n : S##n,          \
-             in_place ? O##t : S##t, RQ_##mode);                                                   \
+             in_place ? O##t : S##t, MG_MPI_BINDING_RQ_##mode);                                    \
     }
 #define GATHER(name, fn, F, mode) REGULAR(name, fn, F, mode, s, r, ROOTED)
 #define SCATTER(name, fn, F, mode) REGULAR(name, fn, F, mode, r, s, ROOTED)
@@ -87,95 +90,103 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 
 /* Gatherv, Allgatherv: the record carries the send count. */
 #define GATHERV_(name, fn, F, mode, R)                                                             \
-    static void obs_##name(int ph, int rc, const void *sb, COUNT_##F sn, MPI_Datatype st,          \
-                           void *rb, const COUNT_##F rn[], const DISPL_##F d[],                    \
-                           MPI_Datatype rt ROOT_PARAM_##R, MPI_Comm comm RQ_PARAM_##mode)          \
+    static void obs_##name(int ph, int rc, const void *sb, MG_MPI_BINDING_COUNT_##F sn,            \
+                           MPI_Datatype st, void *rb, const MG_MPI_BINDING_COUNT_##F rn[],         \
+                           const MG_MPI_BINDING_DISPL_##F d[], MPI_Datatype rt ROOT_PARAM_##R,     \
+                           MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
         (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;                                 \
-        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, NULL, 0, MPI_DATATYPE_NULL, RQ_##mode);  \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, NULL, 0, MPI_DATATYPE_NULL,              \
+             MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 #define GATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, ROOTED)
 #define ALLGATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, UNROOTED)
 
 #define SCATTERV(name, fn, F, mode)                                                                \
-    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                   \
-                           const DISPL_##F d[], MPI_Datatype st, void *rb, COUNT_##F rn,           \
-                           MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode)               \
+    static void obs_##name(int ph, int rc, const void *sb, const MG_MPI_BINDING_COUNT_##F sn[],    \
+                           const MG_MPI_BINDING_DISPL_##F d[], MPI_Datatype st, void *rb,          \
+                           MG_MPI_BINDING_COUNT_##F rn, MPI_Datatype rt, int root,                 \
+                           MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
         (void)sb, (void)sn, (void)d, (void)st, (void)rb, (void)rt;                                 \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, NULL, 0, MPI_DATATYPE_NULL, RQ_##mode);      \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, NULL, 0, MPI_DATATYPE_NULL,                  \
+             MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 
 /* Alltoallv, Alltoallw (TYPES: one datatype, or a vector of them): no single count. */
 #define ALLTOALL_VECTORS(name, fn, F, mode, TYPES)                                                 \
-    static void obs_##name(int ph, int rc, const void *sb, const COUNT_##F sn[],                   \
-                           const DISPL_##F sd[], TYPES st, void *rb, const COUNT_##F rn[],         \
-                           const DISPL_##F rd[], TYPES rt, MPI_Comm comm RQ_PARAM_##mode)          \
+    static void obs_##name(int ph, int rc, const void *sb, const MG_MPI_BINDING_COUNT_##F sn[],    \
+                           const MG_MPI_BINDING_DISPL_##F sd[], TYPES st, void *rb,                \
+                           const MG_MPI_BINDING_COUNT_##F rn[],                                    \
+                           const MG_MPI_BINDING_DISPL_##F rd[], TYPES rt,                          \
+                           MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
         (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;            \
-        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, RQ_##mode);    \
+        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,                \
+             MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 #define ALLTOALLV(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, MPI_Datatype)
 #define ALLTOALLW(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, const MPI_Datatype *)
 
 #define REDUCE(name, fn, F, mode)                                                                  \
-    static void obs_##name(int ph, int rc, const void *sb, void *rb, COUNT_##F n, MPI_Datatype t,  \
-                           MPI_Op op, int root, MPI_Comm comm RQ_PARAM_##mode)                     \
+    static void obs_##name(int ph, int rc, const void *sb, void *rb, MG_MPI_BINDING_COUNT_##F n,   \
+                           MPI_Datatype t, MPI_Op op, int root,                                    \
+                           MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
         (void)rb;                                                                                  \
-        coll(fn, ph, rc, comm, root, op, n, sb, n, t, RQ_##mode);                                  \
+        coll(fn, ph, rc, comm, root, op, n, sb, n, t, MG_MPI_BINDING_RQ_##mode);                   \
     }
 
 /* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count, BLOCK its block) and Reduce_scatter
  * (a vector, no common block): the record carries no count. */
 #define REDUCTION_(name, fn, mode, N, BLOCK, TYPE)                                                 \
     static void obs_##name(int ph, int rc, const void *sb, void *rb, N n, MPI_Datatype t,          \
-                           MPI_Op op, MPI_Comm comm RQ_PARAM_##mode)                               \
+                           MPI_Op op, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                \
     {                                                                                              \
         (void)rb, (void)t, (void)n;                                                                \
-        coll(fn, ph, rc, comm, NO_ROOT, op, 0, sb, BLOCK, TYPE, RQ_##mode);                        \
+        coll(fn, ph, rc, comm, NO_ROOT, op, 0, sb, BLOCK, TYPE, MG_MPI_BINDING_RQ_##mode);         \
     }
-#define REDUCTION(name, fn, F, mode) REDUCTION_(name, fn, mode, COUNT_##F, n, t)
+#define REDUCTION(name, fn, F, mode) REDUCTION_(name, fn, mode, MG_MPI_BINDING_COUNT_##F, n, t)
 #define REDUCE_SCATTER(name, fn, F, mode)                                                          \
-    REDUCTION_(name, fn, mode, const COUNT_##F *, 0, MPI_DATATYPE_NULL)
+    REDUCTION_(name, fn, mode, const MG_MPI_BINDING_COUNT_##F *, 0, MPI_DATATYPE_NULL)
 
 /* The collectives of family F, named with suffix c (empty, or _c): E(shape, name, fn, F, mode). */
 #define COLLECTIVES(E, F, c)                                                                       \
-    E(BCAST, Bcast##c, CHECK_FN_BCAST, F, B)                                                       \
-    E(BCAST, Ibcast##c, CHECK_FN_IBCAST, F, NB)                                                    \
-    E(GATHER, Gather##c, CHECK_FN_GATHER, F, B)                                                    \
-    E(GATHER, Igather##c, CHECK_FN_IGATHER, F, NB)                                                 \
-    E(GATHERV, Gatherv##c, CHECK_FN_GATHERV, F, B)                                                 \
-    E(GATHERV, Igatherv##c, CHECK_FN_IGATHERV, F, NB)                                              \
-    E(SCATTER, Scatter##c, CHECK_FN_SCATTER, F, B)                                                 \
-    E(SCATTER, Iscatter##c, CHECK_FN_ISCATTER, F, NB)                                              \
-    E(SCATTERV, Scatterv##c, CHECK_FN_SCATTERV, F, B)                                              \
-    E(SCATTERV, Iscatterv##c, CHECK_FN_ISCATTERV, F, NB)                                           \
-    E(SYMMETRIC, Allgather##c, CHECK_FN_ALLGATHER, F, B)                                           \
-    E(SYMMETRIC, Iallgather##c, CHECK_FN_IALLGATHER, F, NB)                                        \
-    E(ALLGATHERV, Allgatherv##c, CHECK_FN_ALLGATHERV, F, B)                                        \
-    E(ALLGATHERV, Iallgatherv##c, CHECK_FN_IALLGATHERV, F, NB)                                     \
-    E(SYMMETRIC, Alltoall##c, CHECK_FN_ALLTOALL, F, B)                                             \
-    E(SYMMETRIC, Ialltoall##c, CHECK_FN_IALLTOALL, F, NB)                                          \
-    E(ALLTOALLV, Alltoallv##c, CHECK_FN_ALLTOALLV, F, B)                                           \
-    E(ALLTOALLV, Ialltoallv##c, CHECK_FN_IALLTOALLV, F, NB)                                        \
-    E(ALLTOALLW, Alltoallw##c, CHECK_FN_ALLTOALLW, F, B)                                           \
-    E(ALLTOALLW, Ialltoallw##c, CHECK_FN_IALLTOALLW, F, NB)                                        \
-    E(REDUCE, Reduce##c, CHECK_FN_REDUCE, F, B)                                                    \
-    E(REDUCE, Ireduce##c, CHECK_FN_IREDUCE, F, NB)                                                 \
-    E(REDUCTION, Allreduce##c, CHECK_FN_ALLREDUCE, F, B)                                           \
-    E(REDUCTION, Iallreduce##c, CHECK_FN_IALLREDUCE, F, NB)                                        \
-    E(REDUCE_SCATTER, Reduce_scatter##c, CHECK_FN_REDUCE_SCATTER, F, B)                            \
-    E(REDUCE_SCATTER, Ireduce_scatter##c, CHECK_FN_IREDUCE_SCATTER, F, NB)                         \
-    E(REDUCTION, Reduce_scatter_block##c, CHECK_FN_REDUCE_SCATTER_BLOCK, F, B)                     \
-    E(REDUCTION, Ireduce_scatter_block##c, CHECK_FN_IREDUCE_SCATTER_BLOCK, F, NB)                  \
-    E(REDUCTION, Scan##c, CHECK_FN_SCAN, F, B)                                                     \
-    E(REDUCTION, Iscan##c, CHECK_FN_ISCAN, F, NB)                                                  \
-    E(REDUCTION, Exscan##c, CHECK_FN_EXSCAN, F, B)                                                 \
-    E(REDUCTION, Iexscan##c, CHECK_FN_IEXSCAN, F, NB)
+    E(BCAST, Bcast##c, CHECK_EVENT_FN_BCAST, F, B)                                                 \
+    E(BCAST, Ibcast##c, CHECK_EVENT_FN_IBCAST, F, NB)                                              \
+    E(GATHER, Gather##c, CHECK_EVENT_FN_GATHER, F, B)                                              \
+    E(GATHER, Igather##c, CHECK_EVENT_FN_IGATHER, F, NB)                                           \
+    E(GATHERV, Gatherv##c, CHECK_EVENT_FN_GATHERV, F, B)                                           \
+    E(GATHERV, Igatherv##c, CHECK_EVENT_FN_IGATHERV, F, NB)                                        \
+    E(SCATTER, Scatter##c, CHECK_EVENT_FN_SCATTER, F, B)                                           \
+    E(SCATTER, Iscatter##c, CHECK_EVENT_FN_ISCATTER, F, NB)                                        \
+    E(SCATTERV, Scatterv##c, CHECK_EVENT_FN_SCATTERV, F, B)                                        \
+    E(SCATTERV, Iscatterv##c, CHECK_EVENT_FN_ISCATTERV, F, NB)                                     \
+    E(SYMMETRIC, Allgather##c, CHECK_EVENT_FN_ALLGATHER, F, B)                                     \
+    E(SYMMETRIC, Iallgather##c, CHECK_EVENT_FN_IALLGATHER, F, NB)                                  \
+    E(ALLGATHERV, Allgatherv##c, CHECK_EVENT_FN_ALLGATHERV, F, B)                                  \
+    E(ALLGATHERV, Iallgatherv##c, CHECK_EVENT_FN_IALLGATHERV, F, NB)                               \
+    E(SYMMETRIC, Alltoall##c, CHECK_EVENT_FN_ALLTOALL, F, B)                                       \
+    E(SYMMETRIC, Ialltoall##c, CHECK_EVENT_FN_IALLTOALL, F, NB)                                    \
+    E(ALLTOALLV, Alltoallv##c, CHECK_EVENT_FN_ALLTOALLV, F, B)                                     \
+    E(ALLTOALLV, Ialltoallv##c, CHECK_EVENT_FN_IALLTOALLV, F, NB)                                  \
+    E(ALLTOALLW, Alltoallw##c, CHECK_EVENT_FN_ALLTOALLW, F, B)                                     \
+    E(ALLTOALLW, Ialltoallw##c, CHECK_EVENT_FN_IALLTOALLW, F, NB)                                  \
+    E(REDUCE, Reduce##c, CHECK_EVENT_FN_REDUCE, F, B)                                              \
+    E(REDUCE, Ireduce##c, CHECK_EVENT_FN_IREDUCE, F, NB)                                           \
+    E(REDUCTION, Allreduce##c, CHECK_EVENT_FN_ALLREDUCE, F, B)                                     \
+    E(REDUCTION, Iallreduce##c, CHECK_EVENT_FN_IALLREDUCE, F, NB)                                  \
+    E(REDUCE_SCATTER, Reduce_scatter##c, CHECK_EVENT_FN_REDUCE_SCATTER, F, B)                      \
+    E(REDUCE_SCATTER, Ireduce_scatter##c, CHECK_EVENT_FN_IREDUCE_SCATTER, F, NB)                   \
+    E(REDUCTION, Reduce_scatter_block##c, CHECK_EVENT_FN_REDUCE_SCATTER_BLOCK, F, B)               \
+    E(REDUCTION, Ireduce_scatter_block##c, CHECK_EVENT_FN_IREDUCE_SCATTER_BLOCK, F, NB)            \
+    E(REDUCTION, Scan##c, CHECK_EVENT_FN_SCAN, F, B)                                               \
+    E(REDUCTION, Iscan##c, CHECK_EVENT_FN_ISCAN, F, NB)                                            \
+    E(REDUCTION, Exscan##c, CHECK_EVENT_FN_EXSCAN, F, B)                                           \
+    E(REDUCTION, Iexscan##c, CHECK_EVENT_FN_IEXSCAN, F, NB)
 
 #define DEFINE(shape, name, fn, F, mode) shape(name, fn, F, mode)
-#define INSTALL(shape, name, fn, F, mode) CAPTURE_OBSERVE(name)
+#define INSTALL(shape, name, fn, F, mode) CAPTURE_CALL_OBSERVE(name)
 
 COLLECTIVES(DEFINE, INT, )
 #if MG_MPI_LARGE_COUNT
@@ -185,9 +196,9 @@ COLLECTIVES(DEFINE, LARGE, _c)
 static void obs_Op_create(int phase, int rc, MPI_User_function *fn, int commute, MPI_Op *op)
 {
     (void)fn, (void)commute;
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS) {
         capture_emit_op_bind(*op);
-        capture_handles_made(CHECK_HANDLE_OP, op, sizeof *op, MG_FN_Op_create);
+        capture_handles_made(CHECK_EVENT_HANDLE_OP, op, sizeof *op, MG_FN_Op_create);
     }
 }
 
@@ -197,7 +208,7 @@ void capture_coll_install(void)
 #if MG_MPI_LARGE_COUNT
     COLLECTIVES(INSTALL, LARGE, _c)
 #endif
-    CAPTURE_OBSERVE(Barrier)
-    CAPTURE_OBSERVE(Ibarrier)
-    CAPTURE_OBSERVE(Op_create)
+    CAPTURE_CALL_OBSERVE(Barrier)
+    CAPTURE_CALL_OBSERVE(Ibarrier)
+    CAPTURE_CALL_OBSERVE(Op_create)
 }

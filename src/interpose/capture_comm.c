@@ -50,17 +50,17 @@ static capture_comm *add(MPI_Comm handle, uint64_t id)
 int capture_comm_init(int rank, int size)
 {
     if (capture_table_init(&by_handle, MAX_COMMS) || capture_table_init(&freed, MAX_COMMS))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
-    capture_comm *w = add(MPI_COMM_WORLD, CHECK_COMM_WORLD);
+    capture_comm *w = add(MPI_COMM_WORLD, CHECK_EVENT_COMM_WORLD);
     capture_comm *s = add(MPI_COMM_SELF, check_comm_self_id(rank));
     s->world = malloc(sizeof *s->world);
     if (!w || !s->world)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     w->size = size;
     s->size = 1;
     s->world[0] = rank;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void capture_comm_free_all(void)
@@ -90,9 +90,9 @@ capture_comm *capture_comm_find(MPI_Comm comm)
 int32_t capture_comm_world(const capture_comm *c, int r)
 {
     if (r == MPI_ANY_SOURCE)
-        return CHECK_ANY_SOURCE;
+        return CHECK_EVENT_ANY_SOURCE;
     if (r == MPI_PROC_NULL)
-        return CHECK_PROC_NULL;
+        return CHECK_EVENT_PROC_NULL;
     const int32_t *map = c->remote ? c->remote : c->world;
     int n = c->remote ? c->remote_size : c->size;
     if (r < 0 || r >= n || !map)
@@ -131,8 +131,8 @@ static int32_t lowest(const int32_t *v, int n)
 
 static uint64_t usable_id(uint64_t id)
 {
-    id &= ~CHECK_COMM_SELF_FLAG; /* the SELF ids and WORLD/NULL stay apart */
-    return id <= CHECK_COMM_WORLD ? id + 2 : id;
+    id &= ~CHECK_EVENT_COMM_SELF_FLAG; /* the SELF ids and WORLD/NULL stay apart */
+    return id <= CHECK_EVENT_COMM_WORLD ? id + 2 : id;
 }
 
 /* What tells the members of a new communicator apart from its siblings, alike on every member:
@@ -161,12 +161,12 @@ int capture_comm_derive(capture_comm *parent, capture_comm *out)
     if (parent->world) {
         out->world = malloc((size_t)parent->size * sizeof *out->world);
         if (!out->world)
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         memcpy(out->world, parent->world, (size_t)parent->size * sizeof *out->world);
     }
     uint64_t members = parent->world ? members_key(parent->world, parent->size, NULL, 0) : 1;
     out->id = child_id(parent, parent->creations++, members);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int tag)

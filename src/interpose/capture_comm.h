@@ -22,7 +22,7 @@ typedef struct capture_comm {
     uint32_t creations; /* communicators created from this one so far (same count on members) */
 } capture_comm;
 
-/* Registers WORLD and SELF for a job of `size` ranks. Errors: MG_ENOMEM. */
+/* Registers WORLD and SELF for a job of `size` ranks. Errors: MG_ERROR_ENOMEM. */
 int capture_comm_init(int rank, int size);
 void capture_comm_free_all(void);
 /* The registry entry of a handle, or NULL for one never seen (created by a call not captured). */
@@ -37,7 +37,7 @@ capture_comm *capture_comm_register(capture_comm *parent, MPI_Comm newcomm, int 
 /* Fills *out with a communicator of parent's members (an intracommunicator) and an id every
  * member computes alike, unregistered: the group of an object made collectively on parent (a
  * window). out->world is the caller's to free (NULL when parent is WORLD). Call it on every
- * member, in the same order as parent's constructors. Errors: MG_ENOMEM (*out unusable). */
+ * member, in the same order as parent's constructors. Errors: MG_ERROR_ENOMEM (*out unusable). */
 int capture_comm_derive(capture_comm *parent, capture_comm *out);
 /* World ranks of the n members of group g, malloc'd (the caller frees); NULL when out of
  * memory. */

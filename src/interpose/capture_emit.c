@@ -22,7 +22,7 @@ capture_emit_scratch capture_emit_tmp;
 static event_ring_writer ring;
 static int my_rank;
 static uint64_t seq, next_request, next_message;
-static uint32_t next_user_op = CHECK_OP_USER;
+static uint32_t next_user_op = CHECK_EVENT_OP_USER;
 static uint8_t *encbuf;
 /* The stream's last record is written (closed), or its Finalize record only (finalized: calls
  * after it may still come, until the process ends). */
@@ -34,7 +34,7 @@ static capture_table requests, messages, ops;
 static capture_table freed_requests;
 static capture_emit_request *pool;
 static uint32_t *free_slots, nfree;
-static MPI_Op builtin_ops[CHECK_OP_NO_OP]; /* [id - 1]: the handle of builtin op id */
+static MPI_Op builtin_ops[CHECK_EVENT_OP_NO_OP]; /* [id - 1]: the handle of builtin op id */
 /* The process has the MPI's C++ bindings, so a call site may lie in one of their functions and
  * each record carries its caller's site (caller_site); a C or Fortran process never walks. */
 static int walk_callers;
@@ -59,15 +59,15 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
     if (rc)
         return rc;
     enccap = CHECK_EVENT_HEADER_SIZE + CHECK_EVENT_CALLER_SIZE +
-             (size_t)CAPTURE_MAX_ARRAY * (CHECK_EVENT_REQUEST_SIZE + CHECK_EVENT_STATUS_SIZE) +
+             (size_t)CAPTURE_EMIT_MAX_ARRAY * (CHECK_EVENT_REQUEST_SIZE + CHECK_EVENT_STATUS_SIZE) +
              (size_t)size * 2 * CHECK_EVENT_RANK_SIZE;
     encbuf = malloc(enccap);
-    capture_emit_tmp.ids = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.ids);
-    capture_emit_tmp.reqs = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.reqs);
-    capture_emit_tmp.statuses = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.statuses);
-    capture_emit_tmp.mpi_statuses = calloc(CAPTURE_MAX_ARRAY,
+    capture_emit_tmp.ids = calloc(CAPTURE_EMIT_MAX_ARRAY, sizeof *capture_emit_tmp.ids);
+    capture_emit_tmp.reqs = calloc(CAPTURE_EMIT_MAX_ARRAY, sizeof *capture_emit_tmp.reqs);
+    capture_emit_tmp.statuses = calloc(CAPTURE_EMIT_MAX_ARRAY, sizeof *capture_emit_tmp.statuses);
+    capture_emit_tmp.mpi_statuses = calloc(CAPTURE_EMIT_MAX_ARRAY,
                                            sizeof *capture_emit_tmp.mpi_statuses);
-    capture_emit_tmp.handles = calloc(CAPTURE_MAX_ARRAY, sizeof *capture_emit_tmp.handles);
+    capture_emit_tmp.handles = calloc(CAPTURE_EMIT_MAX_ARRAY, sizeof *capture_emit_tmp.handles);
     capture_emit_tmp.ranks = calloc(2 * (size_t)size + 2, sizeof *capture_emit_tmp.ranks);
     pool = calloc(MAX_REQUESTS, sizeof *pool);
     free_slots = malloc(MAX_REQUESTS * sizeof *free_slots);
@@ -76,22 +76,22 @@ int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes)
         !pool || !free_slots || capture_table_init(&requests, MAX_REQUESTS) ||
         capture_table_init(&freed_requests, MAX_REQUESTS) ||
         capture_table_init(&messages, MAX_MESSAGES) || capture_table_init(&ops, MAX_OPS))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (nfree = 0; nfree < MAX_REQUESTS; nfree++)
         free_slots[nfree] = MAX_REQUESTS - 1 - nfree;
     /* In check_event_op order. */
-    const MPI_Op builtin[CHECK_OP_NO_OP] = {MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
-                                            MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
-                                            MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    const MPI_Op builtin[CHECK_EVENT_OP_NO_OP] = {
+        MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+        MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
     memcpy(builtin_ops, builtin, sizeof builtin_ops);
     walk_callers = has_cxx_bindings();
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void emit_end(uint16_t last_fn)
 {
-    check_event ev = capture_emit_event(last_fn, CHECK_EV_ENTER, NULL);
-    ev.comm = CHECK_COMM_WORLD;
+    check_event ev = capture_emit_event(last_fn, CHECK_EVENT_EV_ENTER, NULL);
+    ev.comm = CHECK_EVENT_COMM_WORLD;
     interpose_call_site = NULL; /* the last record is written by hand: no call site is recorded */
     capture_emit(&ev);
 }
@@ -101,7 +101,7 @@ void capture_emit_finalize(void)
     if (finalized || closed)
         return;
     finalized = 1;
-    emit_end(CHECK_FN_FINALIZE);
+    emit_end(CHECK_EVENT_FN_FINALIZE);
 }
 
 void capture_emit_close(uint16_t last_fn)
@@ -111,8 +111,8 @@ void capture_emit_close(uint16_t last_fn)
     closed = 1;
     if (!finalized)
         emit_end(last_fn);
-    event_ring_close(&ring, last_fn == CHECK_FN_ABORT && !finalized ? EVENT_RING_ABORTED
-                                                                    : EVENT_RING_FINALIZED);
+    event_ring_close(&ring, last_fn == CHECK_EVENT_FN_ABORT && !finalized ? EVENT_RING_ABORTED
+                                                                          : EVENT_RING_FINALIZED);
 }
 
 void capture_emit_wait_read(void)
@@ -134,8 +134,8 @@ check_event capture_emit_event(uint16_t fn, uint8_t kind, const capture_comm *co
     memset(&ev, 0, sizeof ev);
     ev.kind = kind;
     ev.func = fn;
-    ev.comm = comm ? comm->id : CHECK_COMM_WORLD;
-    ev.root = CHECK_NO_ROOT;
+    ev.comm = comm ? comm->id : CHECK_EVENT_COMM_WORLD;
+    ev.root = CHECK_EVENT_NO_ROOT;
     return ev;
 }
 
@@ -147,7 +147,7 @@ enum { CALLER_WALK_DEPTH = 8 };
  * a live frame up to it is mapped. 0 when unknown. */
 static uintptr_t stack_top(void)
 {
-    static _Thread_local uintptr_t top MG_TLS_FAST, known MG_TLS_FAST;
+    static _Thread_local uintptr_t top INTERPOSE_HOOKS_TLS_FAST, known INTERPOSE_HOOKS_TLS_FAST;
     pthread_attr_t attr;
     void *low;
     size_t size;
@@ -196,14 +196,14 @@ void capture_emit(check_event *ev)
     ev->seq = ++seq;
     ev->callsite = (uint64_t)(uintptr_t)interpose_call_site;
     if (walk_callers && (ev->caller_site = caller_site()))
-        ev->flags |= CHECK_FLAG_CALLER_SITE;
+        ev->flags |= CHECK_EVENT_FLAG_CALLER_SITE;
     size_t n;
-    if (check_event_encode(ev, encbuf, enccap, &n) != MG_OK) {
+    if (check_event_encode(ev, encbuf, enccap, &n) != MG_ERROR_OK) {
         atomic_fetch_add_explicit(&ring.hdr->lost, 1, memory_order_relaxed);
         return;
     }
     event_ring_write(&ring, encbuf, (uint32_t)n);
-    atomic_store_explicit(&ring.hdr->in_call_seq, ev->kind == CHECK_EV_ENTER ? ev->seq : 0,
+    atomic_store_explicit(&ring.hdr->in_call_seq, ev->kind == CHECK_EVENT_EV_ENTER ? ev->seq : 0,
                           memory_order_release);
 }
 
@@ -220,7 +220,7 @@ void capture_emit_request_bind(MPI_Request handle, uint64_t id, const capture_co
         return;
     uint32_t slot = free_slots[nfree - 1];
     capture_emit_request *older = capture_emit_request_find(handle);
-    if (capture_table_put(&requests, key_of(&handle, sizeof handle), slot) != MG_OK)
+    if (capture_table_put(&requests, key_of(&handle, sizeof handle), slot) != MG_ERROR_OK)
         return;
     nfree--;
     pool[slot] = (capture_emit_request){
@@ -280,7 +280,7 @@ void capture_emit_unmodelled(mpi_function_ids_fn fn)
         return;
     said[fn] = 1;
     /* an exit's kind: the call has returned, the rank is in no call */
-    check_event ev = capture_emit_event(CHECK_FN_UNMODELLED, CHECK_EV_EXIT, NULL);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_UNMODELLED, CHECK_EVENT_EV_EXIT, NULL);
     ev.result = (int32_t)fn;
     capture_emit(&ev);
 }
@@ -319,5 +319,5 @@ void capture_emit_op_release(MPI_Op op)
 {
     uint64_t id, key = key_of(&op, sizeof op);
     if (capture_table_get(&ops, key, &id))
-        capture_table_put(&ops, key, id | CAPTURE_OP_FREED);
+        capture_table_put(&ops, key, id | CAPTURE_EMIT_OP_FREED);
 }

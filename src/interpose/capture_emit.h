@@ -17,7 +17,7 @@
 
 /* Requests, statuses and indices captured in full per Wait/Test call; a longer array is captured
  * up to this many (the rest count as lost). */
-#define CAPTURE_MAX_ARRAY 16384
+#define CAPTURE_EMIT_MAX_ARRAY 16384
 
 /* A live request the module handed an id to. */
 typedef struct capture_emit_request {
@@ -41,14 +41,15 @@ typedef struct capture_emit_scratch {
 
 extern capture_emit_scratch capture_emit_tmp;
 
-/* Opens the ring and allocates everything. Errors: MG_ESYS, MG_ENOMEM (logged by the caller). */
+/* Opens the ring and allocates everything. Errors: MG_ERROR_ESYS, MG_ERROR_ENOMEM (logged by the
+ * caller). */
 int capture_emit_init(const char *token, int rank, int size, size_t ring_bytes);
 /* Writes the Finalize record and leaves the ring open: the calls a rank makes after MPI_Finalize
  * are recorded after it, until capture_emit_close at the process's end. Later calls do nothing. */
 void capture_emit_finalize(void);
-/* Writes the end of the stream, a record of last_fn (CHECK_FN_FINALIZE, _ABORT or _EXIT) unless
- * capture_emit_finalize wrote the Finalize record already, and closes the ring; later calls do
- * nothing. */
+/* Writes the end of the stream, a record of last_fn (CHECK_EVENT_FN_FINALIZE, _ABORT or _EXIT)
+ * unless capture_emit_finalize wrote the Finalize record already, and closes the ring; later calls
+ * do nothing. */
 void capture_emit_close(uint16_t last_fn);
 /* Waits until a reader has attached (it has then read the rank's module map: event_ring_claim)
  * and read every record written, at most EVENT_RING_FINALIZE_WAIT_NS in all: before a rank ends
@@ -78,15 +79,15 @@ void capture_emit_request_untracked(MPI_Request handle);
  * a copy the program kept. */
 int capture_emit_request_freed(MPI_Request handle);
 /* After a successful call of fn whose effect the detector does not model: its
- * CHECK_FN_UNMODELLED record, the rank's first time only. */
+ * CHECK_EVENT_FN_UNMODELLED record, the rank's first time only. */
 void capture_emit_unmodelled(mpi_function_ids_fn fn);
 /* Message ids of Mprobe/Improbe -> Mrecv/Imrecv. */
 uint64_t capture_emit_message_bind(MPI_Message handle);
 uint64_t capture_emit_message_take(MPI_Message handle);
 /* Op ids: builtin ops 1..14, user ops 64 + creation order (identical on every rank that creates
  * its ops in the same order); the id of an op freed since (not handed out again by MPI) has
- * CAPTURE_OP_FREED set. */
-#define CAPTURE_OP_FREED (UINT32_C(1) << 31)
+ * CAPTURE_EMIT_OP_FREED set. */
+#define CAPTURE_EMIT_OP_FREED (UINT32_C(1) << 31)
 uint32_t capture_emit_op_id(MPI_Op op);
 void capture_emit_op_bind(MPI_Op op);
 /* Marks a user op freed: MPI_Op_free succeeded on it. */

@@ -73,13 +73,13 @@ static void record_and_abort(MPI_Comm *comm, int *code, ...)
 {
     int mpi_class = MPI_ERR_UNKNOWN;
     PMPI_Error_class(*code, &mpi_class);
-    check_event ev = capture_emit_event(CHECK_FN_MPI_ERROR, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_MPI_ERROR, CHECK_EVENT_EV_ENTER, NULL);
     ev.aux = portable_class(mpi_class);
     ev.result = *code;
     interpose_call_site = capture_errors_program_site(NULL);
     capture_emit(&ev);
     capture_emit_wait_read();
-    capture_emit_close(CHECK_FN_ABORT);
+    capture_emit_close(CHECK_EVENT_FN_ABORT);
     (void)comm;
     PMPI_Abort(MPI_COMM_WORLD, *code); /* MPI_ERRORS_ARE_FATAL ends every process (MPI 3.1 §8.3) */
 }

@@ -4,7 +4,7 @@
 #define MG_CAPTURE_ERRORS_H
 
 /* Where MPI_COMM_WORLD and MPI_COMM_SELF still have MPI_ERRORS_ARE_FATAL, puts a handler in its
- * place that writes the error's CHECK_FN_MPI_ERROR record, then aborts the job as
+ * place that writes the error's CHECK_EVENT_FN_MPI_ERROR record, then aborts the job as
  * MPI_ERRORS_ARE_FATAL would. Communicators made from them inherit it (MPI 3.1 §8.3). A handler
  * the program sets replaces it: under MPI_ERRORS_RETURN the program handles its errors. */
 void capture_errors_install(void);

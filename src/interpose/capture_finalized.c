@@ -25,7 +25,7 @@ static void *last_reported;
 
 static void report(mpi_function_ids_fn fn, void *site)
 {
-    check_event ev = capture_emit_event(CHECK_FN_AFTER_FINALIZE, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_AFTER_FINALIZE, CHECK_EVENT_EV_ENTER, NULL);
     ev.result = (int32_t)fn;
     interpose_call_site = site;
     capture_emit(&ev);
@@ -67,5 +67,5 @@ void capture_finalized_exit(void)
         report(mpi_function_ids_lookup(called), site);
     if (last_reported)
         capture_emit_wait_read(); /* read before the job is torn down */
-    capture_emit_close(CHECK_FN_FINALIZE);
+    capture_emit_close(CHECK_EVENT_FN_FINALIZE);
 }

@@ -1,6 +1,6 @@
 /* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module after MPI_Finalize: the MPI calls a rank makes too late, as
- * CHECK_FN_AFTER_FINALIZE records (capture_finalized.c; docs/design/check-classes.md
+ * CHECK_EVENT_FN_AFTER_FINALIZE records (capture_finalized.c; docs/design/check-classes.md
  * "Lifecycles"). Only under `mpiguard check`. */
 #ifndef MG_CAPTURE_FINALIZED_H
 #define MG_CAPTURE_FINALIZED_H

@@ -37,8 +37,8 @@ static uint64_t key_of(check_event_handle_kind kind, const void *handle, size_t 
 int capture_handles_init(void)
 {
     return capture_table_init(&live, MAX_HANDLES) || capture_table_init(&freed, MAX_HANDLES)
-               ? MG_ENOMEM
-               : MG_OK;
+               ? MG_ERROR_ENOMEM
+               : MG_ERROR_OK;
 }
 
 void capture_handles_made(check_event_handle_kind kind, const void *handle, size_t size,
@@ -47,7 +47,7 @@ void capture_handles_made(check_event_handle_kind kind, const void *handle, size
     uint64_t site = (uint64_t)(uintptr_t)interpose_call_site & SITE_MASK;
     capture_table_remove(&freed, key_of(kind, handle, size));
     if (capture_table_put(&live, key_of(kind, handle, size),
-                          site | (uint64_t)maker << MAKER_SHIFT) != MG_OK &&
+                          site | (uint64_t)maker << MAKER_SHIFT) != MG_ERROR_OK &&
         !overflow_logged) {
         overflow_logged = 1;
         interpose_log("capture module: too many live groups, datatypes, ops, infos and error "
@@ -90,7 +90,7 @@ static int by_kind_and_creation(const void *a, const void *b)
 static void emit_made(uint16_t fn, uint64_t kind, uint64_t made, int64_t count)
 {
     void *call_site = interpose_call_site;
-    check_event ev = capture_emit_event(fn, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(fn, CHECK_EVENT_EV_ENTER, NULL);
     ev.aux = kind;
     ev.count = count;
     ev.result = (int32_t)(made >> MAKER_SHIFT);
@@ -103,7 +103,7 @@ void capture_handles_name_creation(check_event_handle_kind kind, const void *han
 {
     uint64_t made;
     if (capture_table_get(&freed, key_of(kind, handle, size), &made) && made)
-        emit_made(CHECK_FN_HANDLE_MADE, kind, made, 0);
+        emit_made(CHECK_EVENT_FN_HANDLE_MADE, kind, made, 0);
 }
 
 void capture_handles_report(void)
@@ -122,7 +122,7 @@ void capture_handles_report(void)
     for (size_t i = 0, count = 1; i < n; i++, count++) {
         if (i + 1 < n && !by_kind_and_creation(&all[i], &all[i + 1]))
             continue;
-        emit_made(CHECK_FN_HANDLE_LEAK, all[i].kind, all[i].made, (int64_t)count);
+        emit_made(CHECK_EVENT_FN_HANDLE_LEAK, all[i].kind, all[i].made, (int64_t)count);
         count = 0;
     }
     free(all);

@@ -1,7 +1,7 @@
 /* Internal to src/interpose: no other folder includes it (docs/architecture.md). */
 /* The capture module's table of the live groups, datatypes, ops and info objects a rank made,
  * each with the call that made it, so that those never freed are reported at MPI_Finalize: one
- * CHECK_FN_HANDLE_LEAK record per kind and creation site, with the count (docs/check.md
+ * CHECK_EVENT_FN_HANDLE_LEAK record per kind and creation site, with the count (docs/check.md
  * "Lifecycles"). Communicators, windows and requests have records of their own, which the
  * detector follows. Needs no mpi.h. One MPI thread at a time. */
 #ifndef MG_CAPTURE_HANDLES_H
@@ -13,7 +13,7 @@
 #include "check_event.h"
 #include "mpi_function_ids.h"
 
-/* Sizes the table at MPI_Init. Errors: MG_ENOMEM. */
+/* Sizes the table at MPI_Init. Errors: MG_ERROR_ENOMEM. */
 int capture_handles_init(void);
 
 /* The call `maker` in progress (its call site is interpose_call_site) returned a new handle of
@@ -26,11 +26,11 @@ void capture_handles_freed(check_event_handle_kind kind, const void *handle, siz
 /* 1 when the handle of `kind` was freed since and MPI has not handed it out again (a copy the
  * program kept). */
 int capture_handles_was_freed(check_event_handle_kind kind, const void *handle, size_t size);
-/* Writes the CHECK_FN_HANDLE_MADE record of such a freed handle's creation (nothing when it was
- * made past the table's room): just before the record that reports its use. */
+/* Writes the CHECK_EVENT_FN_HANDLE_MADE record of such a freed handle's creation (nothing when it
+ * was made past the table's room): just before the record that reports its use. */
 void capture_handles_name_creation(check_event_handle_kind kind, const void *handle, size_t size);
-/* Writes one CHECK_FN_HANDLE_LEAK record per kind and creation site of the handles still live,
- * then empties the table: called at MPI_Finalize's entry, before the stream's last record. */
+/* Writes one CHECK_EVENT_FN_HANDLE_LEAK record per kind and creation site of the handles still
+ * live, then empties the table: called at MPI_Finalize's entry, before the stream's last record. */
 void capture_handles_report(void);
 
 #endif

@@ -38,7 +38,7 @@
 static void process_exit(void)
 {
     capture_finalized_exit();
-    capture_emit_close(CHECK_FN_EXIT);
+    capture_emit_close(CHECK_EVENT_FN_EXIT);
 }
 
 static int capture_init(const module_job *job)
@@ -60,9 +60,9 @@ static int capture_init(const module_job *job)
         interpose_log("capture module off: cannot create its ring or tables", NULL);
         return -1;
     }
-    check_event ev = capture_emit_event(CHECK_FN_INIT, CHECK_EV_ENTER, NULL);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_INIT, CHECK_EVENT_EV_ENTER, NULL);
     capture_emit(&ev);
-    ev = capture_emit_event(CHECK_FN_INIT, CHECK_EV_EXIT, NULL);
+    ev = capture_emit_event(CHECK_EVENT_FN_INIT, CHECK_EVENT_EV_EXIT, NULL);
     capture_emit(&ev);
     capture_p2p_install();
     capture_coll_install();
@@ -81,7 +81,7 @@ static int capture_init(const module_job *job)
 static void capture_finalize(int aborting)
 {
     if (aborting) {
-        capture_emit_close(CHECK_FN_ABORT);
+        capture_emit_close(CHECK_EVENT_FN_ABORT);
         return;
     }
     capture_handles_report();

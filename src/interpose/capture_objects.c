@@ -20,9 +20,9 @@ static MPI_Errhandler freeing_errhandler;
 /* A group constructor's result; MPI_GROUP_EMPTY, which an empty result may be, is predefined. */
 static void group_made(int phase, int rc, const MPI_Group *group, mpi_function_ids_fn maker)
 {
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS && *group != MPI_GROUP_EMPTY &&
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS && *group != MPI_GROUP_EMPTY &&
         *group != MPI_GROUP_NULL)
-        capture_handles_made(CHECK_HANDLE_GROUP, group, sizeof *group, maker);
+        capture_handles_made(CHECK_EVENT_HANDLE_GROUP, group, sizeof *group, maker);
 }
 
 static void obs_Comm_group(int ph, int rc, MPI_Comm comm, MPI_Group *out)
@@ -34,88 +34,89 @@ static void obs_Comm_group(int ph, int rc, MPI_Comm comm, MPI_Group *out)
  * record per call: the first freed operand), and the call still goes to MPI. */
 static void groups_used(uint16_t fn, int phase, MPI_Group a, MPI_Group b)
 {
-    if (phase == MG_CALL_ENTER && !capture_args_group(fn, phase, NULL, a) && b != MPI_GROUP_NULL)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER && !capture_args_group(fn, phase, NULL, a) &&
+        b != MPI_GROUP_NULL)
         capture_args_group(fn, phase, NULL, b);
 }
 
 static void obs_Group_incl(int ph, int rc, MPI_Group g, int n, const int ranks[], MPI_Group *out)
 {
     (void)n, (void)ranks;
-    groups_used(CHECK_FN_GROUP_INCL, ph, g, MPI_GROUP_NULL);
+    groups_used(CHECK_EVENT_FN_GROUP_INCL, ph, g, MPI_GROUP_NULL);
     group_made(ph, rc, out, MG_FN_Group_incl);
 }
 static void obs_Group_excl(int ph, int rc, MPI_Group g, int n, const int ranks[], MPI_Group *out)
 {
     (void)n, (void)ranks;
-    groups_used(CHECK_FN_GROUP_EXCL, ph, g, MPI_GROUP_NULL);
+    groups_used(CHECK_EVENT_FN_GROUP_EXCL, ph, g, MPI_GROUP_NULL);
     group_made(ph, rc, out, MG_FN_Group_excl);
 }
 static void obs_Group_range_incl(int ph, int rc, MPI_Group g, int n, int ranges[][3],
                                  MPI_Group *out)
 {
     (void)n, (void)ranges;
-    groups_used(CHECK_FN_GROUP_RANGE_INCL, ph, g, MPI_GROUP_NULL);
+    groups_used(CHECK_EVENT_FN_GROUP_RANGE_INCL, ph, g, MPI_GROUP_NULL);
     group_made(ph, rc, out, MG_FN_Group_range_incl);
 }
 static void obs_Group_union(int ph, int rc, MPI_Group a, MPI_Group b, MPI_Group *out)
 {
-    groups_used(CHECK_FN_GROUP_UNION, ph, a, b);
+    groups_used(CHECK_EVENT_FN_GROUP_UNION, ph, a, b);
     group_made(ph, rc, out, MG_FN_Group_union);
 }
 static void obs_Group_intersection(int ph, int rc, MPI_Group a, MPI_Group b, MPI_Group *out)
 {
-    groups_used(CHECK_FN_GROUP_INTERSECTION, ph, a, b);
+    groups_used(CHECK_EVENT_FN_GROUP_INTERSECTION, ph, a, b);
     group_made(ph, rc, out, MG_FN_Group_intersection);
 }
 static void obs_Group_difference(int ph, int rc, MPI_Group a, MPI_Group b, MPI_Group *out)
 {
-    groups_used(CHECK_FN_GROUP_DIFFERENCE, ph, a, b);
+    groups_used(CHECK_EVENT_FN_GROUP_DIFFERENCE, ph, a, b);
     group_made(ph, rc, out, MG_FN_Group_difference);
 }
 
 static void obs_Group_free(int phase, int rc, MPI_Group *group)
 {
-    if (phase == MG_CALL_ENTER) {
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER) {
         freeing_group = *group;
-        groups_used(CHECK_FN_GROUP_FREE, phase, *group, MPI_GROUP_NULL);
+        groups_used(CHECK_EVENT_FN_GROUP_FREE, phase, *group, MPI_GROUP_NULL);
     } else if (rc == MPI_SUCCESS)
-        capture_handles_freed(CHECK_HANDLE_GROUP, &freeing_group, sizeof freeing_group);
+        capture_handles_freed(CHECK_EVENT_HANDLE_GROUP, &freeing_group, sizeof freeing_group);
 }
 
 static void obs_Op_free(int phase, int rc, MPI_Op *op)
 {
-    if (phase == MG_CALL_ENTER)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER)
         freeing_op = *op;
     else if (rc == MPI_SUCCESS) {
-        capture_handles_freed(CHECK_HANDLE_OP, &freeing_op, sizeof freeing_op);
+        capture_handles_freed(CHECK_EVENT_HANDLE_OP, &freeing_op, sizeof freeing_op);
         capture_emit_op_release(freeing_op);
     }
 }
 
 static void obs_Info_create(int phase, int rc, MPI_Info *info)
 {
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
-        capture_handles_made(CHECK_HANDLE_INFO, info, sizeof *info, MG_FN_Info_create);
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_handles_made(CHECK_EVENT_HANDLE_INFO, info, sizeof *info, MG_FN_Info_create);
 }
 static void obs_Info_dup(int phase, int rc, MPI_Info info, MPI_Info *out)
 {
     (void)info;
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
-        capture_handles_made(CHECK_HANDLE_INFO, out, sizeof *out, MG_FN_Info_dup);
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_handles_made(CHECK_EVENT_HANDLE_INFO, out, sizeof *out, MG_FN_Info_dup);
 }
 static void obs_Info_free(int phase, int rc, MPI_Info *info)
 {
-    if (phase == MG_CALL_ENTER)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER)
         freeing_info = *info;
     else if (rc == MPI_SUCCESS)
-        capture_handles_freed(CHECK_HANDLE_INFO, &freeing_info, sizeof freeing_info);
+        capture_handles_freed(CHECK_EVENT_HANDLE_INFO, &freeing_info, sizeof freeing_info);
 }
 
 static void errhandler_made(int phase, int rc, const MPI_Errhandler *errhandler,
                             mpi_function_ids_fn maker)
 {
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
-        capture_handles_made(CHECK_HANDLE_ERRHANDLER, errhandler, sizeof *errhandler, maker);
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS)
+        capture_handles_made(CHECK_EVENT_HANDLE_ERRHANDLER, errhandler, sizeof *errhandler, maker);
 }
 static void obs_Comm_create_errhandler(int ph, int rc, MPI_Comm_errhandler_function *fn,
                                        MPI_Errhandler *out)
@@ -137,29 +138,29 @@ static void obs_File_create_errhandler(int ph, int rc, MPI_File_errhandler_funct
 }
 static void obs_Errhandler_free(int phase, int rc, MPI_Errhandler *errhandler)
 {
-    if (phase == MG_CALL_ENTER)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER)
         freeing_errhandler = *errhandler;
     else if (rc == MPI_SUCCESS)
-        capture_handles_freed(CHECK_HANDLE_ERRHANDLER, &freeing_errhandler,
+        capture_handles_freed(CHECK_EVENT_HANDLE_ERRHANDLER, &freeing_errhandler,
                               sizeof freeing_errhandler);
 }
 
 void capture_objects_install(void)
 {
-    CAPTURE_OBSERVE(Comm_group)
-    CAPTURE_OBSERVE(Group_incl)
-    CAPTURE_OBSERVE(Group_excl)
-    CAPTURE_OBSERVE(Group_range_incl)
-    CAPTURE_OBSERVE(Group_union)
-    CAPTURE_OBSERVE(Group_intersection)
-    CAPTURE_OBSERVE(Group_difference)
-    CAPTURE_OBSERVE(Group_free)
-    CAPTURE_OBSERVE(Op_free)
-    CAPTURE_OBSERVE(Info_create)
-    CAPTURE_OBSERVE(Info_dup)
-    CAPTURE_OBSERVE(Info_free)
-    CAPTURE_OBSERVE(Comm_create_errhandler)
-    CAPTURE_OBSERVE(Win_create_errhandler)
-    CAPTURE_OBSERVE(File_create_errhandler)
-    CAPTURE_OBSERVE(Errhandler_free)
+    CAPTURE_CALL_OBSERVE(Comm_group)
+    CAPTURE_CALL_OBSERVE(Group_incl)
+    CAPTURE_CALL_OBSERVE(Group_excl)
+    CAPTURE_CALL_OBSERVE(Group_range_incl)
+    CAPTURE_CALL_OBSERVE(Group_union)
+    CAPTURE_CALL_OBSERVE(Group_intersection)
+    CAPTURE_CALL_OBSERVE(Group_difference)
+    CAPTURE_CALL_OBSERVE(Group_free)
+    CAPTURE_CALL_OBSERVE(Op_free)
+    CAPTURE_CALL_OBSERVE(Info_create)
+    CAPTURE_CALL_OBSERVE(Info_dup)
+    CAPTURE_CALL_OBSERVE(Info_free)
+    CAPTURE_CALL_OBSERVE(Comm_create_errhandler)
+    CAPTURE_CALL_OBSERVE(Win_create_errhandler)
+    CAPTURE_CALL_OBSERVE(File_create_errhandler)
+    CAPTURE_CALL_OBSERVE(Errhandler_free)
 }

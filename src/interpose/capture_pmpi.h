@@ -11,9 +11,9 @@
 
 #include "mpi_large_count.h"
 
-#define MG_PRAGMA(x) _Pragma(#x)
-#define MG_FN(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
+#define PRAGMA(x) _Pragma(#x)
+#define MG_FN(name, params, args, cls) PRAGMA(weak PMPI_##name)
 #include "mpi_wrapped_functions.def"
-#undef MG_PRAGMA
+#undef PRAGMA
 
 #endif

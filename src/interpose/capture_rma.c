@@ -63,9 +63,9 @@ static rma_window *window_of(MPI_Win win)
 static rma_window *window_for(uint16_t fn, int phase, MPI_Win win)
 {
     rma_window *w = window_of(win);
-    for (int i = 0; !w && phase == MG_CALL_ENTER && i < MAX_WINDOWS; i++)
+    for (int i = 0; !w && phase == INTERPOSE_HOOKS_CALL_ENTER && i < MAX_WINDOWS; i++)
         if (windows[i].freed && windows[i].handle == win) {
-            capture_args_reject(fn, phase, NULL, USAGE_WIN_FREED, CHECK_PROC_NULL, 0, 0);
+            capture_args_reject(fn, phase, NULL, USAGE_ARGS_WIN_FREED, CHECK_EVENT_PROC_NULL, 0, 0);
             break;
         }
     return w;
@@ -115,14 +115,14 @@ static void release(rma_window *w)
  * displacements of the accesses to it (rma_conflicts.h). */
 static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, int disp_unit, const MPI_Win *win)
 {
-    if (phase == MG_CALL_ENTER)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER)
         making_on = capture_comm_find(comm);
     if (!making_on)
         return;
     check_event ev = capture_emit_event(fn, capture_call_kind(phase), making_on);
     ev.flags |= capture_call_refused(rc);
-    ev.count = phase == MG_CALL_ENTER ? disp_unit : 0;
-    if (phase == MG_CALL_EXIT) {
+    ev.count = phase == INTERPOSE_HOOKS_CALL_ENTER ? disp_unit : 0;
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT) {
         const rma_window *w = rc == MPI_SUCCESS ? add_window(making_on, *win) : NULL;
         capture_ctor_describe(&ev, w ? &w->group : NULL);
     }
@@ -133,7 +133,7 @@ static void made(uint16_t fn, int phase, int rc, MPI_Comm comm, int disp_unit, c
 typedef struct rma_region {
     int64_t disp, span; /* displacement (the target's units); bytes from the true lower bound */
     int32_t lb;         /* the target datatype's true lower bound */
-    uint32_t op;        /* an atomic access's op id, else CHECK_OP_NULL */
+    uint32_t op;        /* an atomic access's op id, else CHECK_EVENT_OP_NULL */
     MPI_Datatype type;  /* the target datatype, and its count: an atomic access's record carries */
     int count;          /* their signature, as atomicity needs one basic type per location */
 } rma_region;
@@ -142,7 +142,7 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
 {
     MPI_Aint lb, extent, true_lb, true_extent;
     rma_region r = {.disp = disp,
-                    .op = op == MPI_OP_NULL ? CHECK_OP_NULL : capture_emit_op_id(op),
+                    .op = op == MPI_OP_NULL ? CHECK_EVENT_OP_NULL : capture_emit_op_id(op),
                     .type = type,
                     .count = count};
     if (count > 0 && PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
@@ -157,23 +157,23 @@ static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op 
  * -1), with the target as a world rank, the count and, for post/start/complete/wait, the
  * epoch's group g (world ranks, NULL for none) that the detector turns into sends or waits
  * (rma_waits.h); an access's record carries its region (NULL for the others) in place of the
- * count. A call MPI refuses ends its wait by its exit record (CHECK_FLAG_REFUSED). */
+ * count. A call MPI refuses ends its wait by its exit record (CHECK_EVENT_FLAG_REFUSED). */
 static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int target, int64_t count,
                     const pscw_group *g, const rma_region *region)
 {
     check_event ev = capture_emit_event(fn, capture_call_kind(phase), &w->group);
     ev.flags |= capture_call_refused(rc);
-    ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_PROC_NULL;
+    ev.peer = target >= 0 ? capture_comm_world(&w->group, target) : CHECK_EVENT_PROC_NULL;
     ev.count = count;
     if (region) {
         ev.aux = (uint64_t)region->disp;
         ev.count = region->span;
         ev.tag2 = region->lb;
         ev.op = region->op;
-        if (region->op != CHECK_OP_NULL)
+        if (region->op != CHECK_EVENT_OP_NULL)
             capture_types_describe(&ev, region->type, region->count);
     }
-    if (phase == MG_CALL_ENTER && g && g->world) {
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER && g && g->world) {
         ev.ranks = g->world;
         ev.n_ranks = (uint32_t)g->size;
     }
@@ -184,7 +184,7 @@ static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int tar
 static int epoch_step(rma_window *w, uint16_t fn, int phase, rma_epochs_action action, int target,
                       int64_t count)
 {
-    return phase == MG_CALL_ENTER &&
+    return phase == INTERPOSE_HOOKS_CALL_ENTER &&
            capture_args_reject(fn, phase, &w->group, rma_epochs_step(&w->epochs, action, target),
                                target, 0, count);
 }
@@ -209,33 +209,33 @@ static void obs_Win_create(int ph, int rc, void *base, MPI_Aint size, int disp_u
                            MPI_Comm comm, MPI_Win *win)
 {
     (void)base, (void)size, (void)info;
-    made(CHECK_FN_WIN_CREATE, ph, rc, comm, disp_unit, win);
+    made(CHECK_EVENT_FN_WIN_CREATE, ph, rc, comm, disp_unit, win);
 }
 static void obs_Win_allocate(int ph, int rc, MPI_Aint size, int disp_unit, MPI_Info info,
                              MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     (void)size, (void)info, (void)baseptr;
-    made(CHECK_FN_WIN_ALLOCATE, ph, rc, comm, disp_unit, win);
+    made(CHECK_EVENT_FN_WIN_ALLOCATE, ph, rc, comm, disp_unit, win);
 }
 static void obs_Win_create_dynamic(int ph, int rc, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     (void)info;
-    made(CHECK_FN_WIN_CREATE_DYNAMIC, ph, rc, comm, 1, win); /* addresses as displacements */
+    made(CHECK_EVENT_FN_WIN_CREATE_DYNAMIC, ph, rc, comm, 1, win); /* addresses as displacements */
 }
 
 static void obs_Win_free(int ph, int rc, MPI_Win *win)
 {
-    if (ph == MG_CALL_ENTER)
-        freeing = window_for(CHECK_FN_WIN_FREE, ph, *win);
-    on_window(freeing, CHECK_FN_WIN_FREE, ph, rc, RMA_FREE, NO_TARGET, 0, NULL, NULL);
-    if (ph == MG_CALL_EXIT && rc == MPI_SUCCESS && freeing)
+    if (ph == INTERPOSE_HOOKS_CALL_ENTER)
+        freeing = window_for(CHECK_EVENT_FN_WIN_FREE, ph, *win);
+    on_window(freeing, CHECK_EVENT_FN_WIN_FREE, ph, rc, RMA_EPOCHS_FREE, NO_TARGET, 0, NULL, NULL);
+    if (ph == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS && freeing)
         release(freeing);
 }
 
 static void obs_Win_fence(int ph, int rc, int assertion, MPI_Win win)
 {
-    sync_call(CHECK_FN_WIN_FENCE, ph, rc, win,
-              assertion & MPI_MODE_NOSUCCEED ? RMA_FENCE_LAST : RMA_FENCE);
+    sync_call(CHECK_EVENT_FN_WIN_FENCE, ph, rc, win,
+              assertion & MPI_MODE_NOSUCCEED ? RMA_EPOCHS_FENCE_LAST : RMA_EPOCHS_FENCE);
 }
 /* Keeps group's members as the epoch's group in *g (the previous one is dropped); out of memory,
  * *g is left empty and the detector models no wait for this epoch. */
@@ -263,10 +263,10 @@ static void open_pscw(uint16_t fn, int phase, int rc, rma_epochs_action action, 
     if (!w) {
         return;
     }
-    pscw_group *g = action == RMA_POST ? &w->posted : &w->started;
+    pscw_group *g = action == RMA_EPOCHS_POST ? &w->posted : &w->started;
     int refused = epoch_step(w, fn, phase, action, NO_TARGET, 0);
     /* a freed group is not read: the epoch then has no group to wait on */
-    if (phase == MG_CALL_ENTER && !refused)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER && !refused)
         keep_group(g, capture_args_group(fn, phase, &w->group, group) ? MPI_GROUP_EMPTY : group);
     emit_on(w, fn, phase, rc, NO_TARGET, 0, refused ? NULL : g, NULL);
 }
@@ -277,88 +277,90 @@ static void close_pscw(uint16_t fn, int phase, int rc, rma_epochs_action action,
     if (!w) {
         return;
     }
-    int open = action == RMA_WAIT ? w->epochs.post_open : w->epochs.start_open;
+    int open = action == RMA_EPOCHS_WAIT ? w->epochs.post_open : w->epochs.start_open;
     on_window(w, fn, phase, rc, action, NO_TARGET, 0,
-              !open                ? NULL
-              : action == RMA_WAIT ? &w->posted
-                                   : &w->started,
+              !open                       ? NULL
+              : action == RMA_EPOCHS_WAIT ? &w->posted
+                                          : &w->started,
               NULL);
 }
 static void obs_Win_post(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
 {
     (void)assertion;
-    open_pscw(CHECK_FN_WIN_POST, ph, rc, RMA_POST, group, win);
+    open_pscw(CHECK_EVENT_FN_WIN_POST, ph, rc, RMA_EPOCHS_POST, group, win);
 }
 static void obs_Win_start(int ph, int rc, MPI_Group group, int assertion, MPI_Win win)
 {
     (void)assertion;
-    open_pscw(CHECK_FN_WIN_START, ph, rc, RMA_START, group, win);
+    open_pscw(CHECK_EVENT_FN_WIN_START, ph, rc, RMA_EPOCHS_START, group, win);
 }
 static void obs_Win_complete(int ph, int rc, MPI_Win win)
 {
-    close_pscw(CHECK_FN_WIN_COMPLETE, ph, rc, RMA_COMPLETE, win);
+    close_pscw(CHECK_EVENT_FN_WIN_COMPLETE, ph, rc, RMA_EPOCHS_COMPLETE, win);
 }
 static void obs_Win_wait(int ph, int rc, MPI_Win win)
 {
-    close_pscw(CHECK_FN_WIN_WAIT, ph, rc, RMA_WAIT, win);
+    close_pscw(CHECK_EVENT_FN_WIN_WAIT, ph, rc, RMA_EPOCHS_WAIT, win);
 }
 /* The lock type goes in the count: the detector models who waits for whom (rma_locks.h). */
 static void obs_Win_lock(int ph, int rc, int lock_type, int rank, int assertion, MPI_Win win)
 {
     (void)assertion;
-    on_window(window_for(CHECK_FN_WIN_LOCK, ph, win), CHECK_FN_WIN_LOCK, ph, rc, RMA_LOCK, rank,
-              lock_type == MPI_LOCK_EXCLUSIVE ? RMA_LOCK_EXCLUSIVE : RMA_LOCK_SHARED, NULL, NULL);
+    on_window(window_for(CHECK_EVENT_FN_WIN_LOCK, ph, win), CHECK_EVENT_FN_WIN_LOCK, ph, rc,
+              RMA_EPOCHS_LOCK, rank,
+              lock_type == MPI_LOCK_EXCLUSIVE ? RMA_LOCKS_EXCLUSIVE : RMA_LOCKS_SHARED, NULL, NULL);
 }
 static void obs_Win_unlock(int ph, int rc, int rank, MPI_Win win)
 {
-    on_window(window_for(CHECK_FN_WIN_UNLOCK, ph, win), CHECK_FN_WIN_UNLOCK, ph, rc, RMA_UNLOCK,
-              rank, 0, NULL, NULL);
+    on_window(window_for(CHECK_EVENT_FN_WIN_UNLOCK, ph, win), CHECK_EVENT_FN_WIN_UNLOCK, ph, rc,
+              RMA_EPOCHS_UNLOCK, rank, 0, NULL, NULL);
 }
 static void obs_Win_lock_all(int ph, int rc, int assertion, MPI_Win win)
 {
     (void)assertion;
-    sync_call(CHECK_FN_WIN_LOCK_ALL, ph, rc, win, RMA_LOCK_ALL);
+    sync_call(CHECK_EVENT_FN_WIN_LOCK_ALL, ph, rc, win, RMA_EPOCHS_LOCK_ALL);
 }
 static void obs_Win_unlock_all(int ph, int rc, MPI_Win win)
 {
-    sync_call(CHECK_FN_WIN_UNLOCK_ALL, ph, rc, win, RMA_UNLOCK_ALL);
+    sync_call(CHECK_EVENT_FN_WIN_UNLOCK_ALL, ph, rc, win, RMA_EPOCHS_UNLOCK_ALL);
 }
 
 /* A flush needs a passive-target epoch (rma_epochs.h); its record orders the accesses of two
  * origins (rma_conflicts.h). */
 static void flush_call(uint16_t fn, int phase, int rc, int target, MPI_Win win)
 {
-    on_window(window_for(fn, phase, win), fn, phase, rc, RMA_FLUSH, target, 0, NULL, NULL);
+    on_window(window_for(fn, phase, win), fn, phase, rc, RMA_EPOCHS_FLUSH, target, 0, NULL, NULL);
 }
 static void obs_Win_flush(int ph, int rc, int rank, MPI_Win win)
 {
-    flush_call(CHECK_FN_WIN_FLUSH, ph, rc, rank, win);
+    flush_call(CHECK_EVENT_FN_WIN_FLUSH, ph, rc, rank, win);
 }
 static void obs_Win_flush_all(int ph, int rc, MPI_Win win)
 {
-    sync_call(CHECK_FN_WIN_FLUSH_ALL, ph, rc, win, RMA_FLUSH_ALL);
+    sync_call(CHECK_EVENT_FN_WIN_FLUSH_ALL, ph, rc, win, RMA_EPOCHS_FLUSH_ALL);
 }
 static void obs_Win_flush_local(int ph, int rc, int rank, MPI_Win win)
 {
-    flush_call(CHECK_FN_WIN_FLUSH_LOCAL, ph, rc, rank, win);
+    flush_call(CHECK_EVENT_FN_WIN_FLUSH_LOCAL, ph, rc, rank, win);
 }
 static void obs_Win_flush_local_all(int ph, int rc, MPI_Win win)
 {
-    sync_call(CHECK_FN_WIN_FLUSH_LOCAL_ALL, ph, rc, win, RMA_FLUSH_ALL);
+    sync_call(CHECK_EVENT_FN_WIN_FLUSH_LOCAL_ALL, ph, rc, win, RMA_EPOCHS_FLUSH_ALL);
 }
 /* Win_sync steps no epoch and is never reported: it synchronizes the window's copies, in an epoch
  * or outside all (MPICH 4.0 refuses it outside a passive-target one, Open MPI 4.1 does not). */
 static void obs_Win_sync(int ph, int rc, MPI_Win win)
 {
-    const rma_window *w = window_for(CHECK_FN_WIN_SYNC, ph, win);
+    const rma_window *w = window_for(CHECK_EVENT_FN_WIN_SYNC, ph, win);
     if (w)
-        emit_on(w, CHECK_FN_WIN_SYNC, ph, rc, NO_TARGET, 0, NULL, NULL);
+        emit_on(w, CHECK_EVENT_FN_WIN_SYNC, ph, rc, NO_TARGET, 0, NULL, NULL);
 }
 
 static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,
                         rma_region region)
 {
-    on_window(window_for(fn, phase, win), fn, phase, rc, RMA_ACCESS, target, count, NULL, &region);
+    on_window(window_for(fn, phase, win), fn, phase, rc, RMA_EPOCHS_ACCESS, target, count, NULL,
+              &region);
 }
 
 /* The accesses with an origin buffer and a target block (Put, Get and their request forms). */
@@ -381,65 +383,66 @@ static void request_seen(int phase, int rc, const MPI_Request *request, mpi_func
 #define REQ_SEEN_NONE(name)
 #define REQ_PARAM_REQUEST , MPI_Request *request
 #define REQ_SEEN_REQUEST(name) , request_seen(ph, rc, request, MG_FN_##name)
-TRANSFER(Put, CHECK_FN_PUT, const void, NONE)
-TRANSFER(Get, CHECK_FN_GET, void, NONE)
-TRANSFER(Rput, CHECK_FN_RPUT, const void, REQUEST)
-TRANSFER(Rget, CHECK_FN_RGET, void, REQUEST)
+TRANSFER(Put, CHECK_EVENT_FN_PUT, const void, NONE)
+TRANSFER(Get, CHECK_EVENT_FN_GET, void, NONE)
+TRANSFER(Rput, CHECK_EVENT_FN_RPUT, const void, REQUEST)
+TRANSFER(Rget, CHECK_EVENT_FN_RGET, void, REQUEST)
 
 static void obs_Accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, int target,
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
     (void)o, (void)ot;
-    access_call(CHECK_FN_ACCUMULATE, ph, rc, target, on, win, region_of(disp, tn, tt, op));
+    access_call(CHECK_EVENT_FN_ACCUMULATE, ph, rc, target, on, win, region_of(disp, tn, tt, op));
 }
 static void obs_Get_accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, void *r,
                                int rn, MPI_Datatype rt, int target, MPI_Aint disp, int tn,
                                MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
     (void)o, (void)ot, (void)r, (void)rn, (void)rt;
-    access_call(CHECK_FN_GET_ACCUMULATE, ph, rc, target, on, win, region_of(disp, tn, tt, op));
+    access_call(CHECK_EVENT_FN_GET_ACCUMULATE, ph, rc, target, on, win,
+                region_of(disp, tn, tt, op));
 }
 static void obs_Fetch_and_op(int ph, int rc, const void *o, void *r, MPI_Datatype t, int target,
                              MPI_Aint disp, MPI_Op op, MPI_Win win)
 {
     (void)o, (void)r;
-    access_call(CHECK_FN_FETCH_AND_OP, ph, rc, target, 1, win, region_of(disp, 1, t, op));
+    access_call(CHECK_EVENT_FN_FETCH_AND_OP, ph, rc, target, 1, win, region_of(disp, 1, t, op));
 }
 static void obs_Compare_and_swap(int ph, int rc, const void *o, const void *cmp, void *r,
                                  MPI_Datatype t, int target, MPI_Aint disp, MPI_Win win)
 {
     (void)o, (void)cmp, (void)r;
     /* an atomic replacement: legal beside another of its kind, not beside other atomic ops */
-    access_call(CHECK_FN_COMPARE_AND_SWAP, ph, rc, target, 1, win,
+    access_call(CHECK_EVENT_FN_COMPARE_AND_SWAP, ph, rc, target, 1, win,
                 region_of(disp, 1, t, MPI_REPLACE));
 }
 
 void capture_rma_install(void)
 {
-    CAPTURE_OBSERVE(Win_create)
-    CAPTURE_OBSERVE(Win_allocate)
-    CAPTURE_OBSERVE(Win_create_dynamic)
-    CAPTURE_OBSERVE(Win_free)
-    CAPTURE_OBSERVE(Win_fence)
-    CAPTURE_OBSERVE(Win_post)
-    CAPTURE_OBSERVE(Win_start)
-    CAPTURE_OBSERVE(Win_complete)
-    CAPTURE_OBSERVE(Win_wait)
-    CAPTURE_OBSERVE(Win_lock)
-    CAPTURE_OBSERVE(Win_unlock)
-    CAPTURE_OBSERVE(Win_lock_all)
-    CAPTURE_OBSERVE(Win_unlock_all)
-    CAPTURE_OBSERVE(Win_flush)
-    CAPTURE_OBSERVE(Win_flush_all)
-    CAPTURE_OBSERVE(Win_flush_local)
-    CAPTURE_OBSERVE(Win_flush_local_all)
-    CAPTURE_OBSERVE(Win_sync)
-    CAPTURE_OBSERVE(Put)
-    CAPTURE_OBSERVE(Get)
-    CAPTURE_OBSERVE(Rput)
-    CAPTURE_OBSERVE(Rget)
-    CAPTURE_OBSERVE(Accumulate)
-    CAPTURE_OBSERVE(Get_accumulate)
-    CAPTURE_OBSERVE(Fetch_and_op)
-    CAPTURE_OBSERVE(Compare_and_swap)
+    CAPTURE_CALL_OBSERVE(Win_create)
+    CAPTURE_CALL_OBSERVE(Win_allocate)
+    CAPTURE_CALL_OBSERVE(Win_create_dynamic)
+    CAPTURE_CALL_OBSERVE(Win_free)
+    CAPTURE_CALL_OBSERVE(Win_fence)
+    CAPTURE_CALL_OBSERVE(Win_post)
+    CAPTURE_CALL_OBSERVE(Win_start)
+    CAPTURE_CALL_OBSERVE(Win_complete)
+    CAPTURE_CALL_OBSERVE(Win_wait)
+    CAPTURE_CALL_OBSERVE(Win_lock)
+    CAPTURE_CALL_OBSERVE(Win_unlock)
+    CAPTURE_CALL_OBSERVE(Win_lock_all)
+    CAPTURE_CALL_OBSERVE(Win_unlock_all)
+    CAPTURE_CALL_OBSERVE(Win_flush)
+    CAPTURE_CALL_OBSERVE(Win_flush_all)
+    CAPTURE_CALL_OBSERVE(Win_flush_local)
+    CAPTURE_CALL_OBSERVE(Win_flush_local_all)
+    CAPTURE_CALL_OBSERVE(Win_sync)
+    CAPTURE_CALL_OBSERVE(Put)
+    CAPTURE_CALL_OBSERVE(Get)
+    CAPTURE_CALL_OBSERVE(Rput)
+    CAPTURE_CALL_OBSERVE(Rget)
+    CAPTURE_CALL_OBSERVE(Accumulate)
+    CAPTURE_CALL_OBSERVE(Get_accumulate)
+    CAPTURE_CALL_OBSERVE(Fetch_and_op)
+    CAPTURE_CALL_OBSERVE(Compare_and_swap)
 }

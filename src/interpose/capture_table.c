@@ -24,9 +24,9 @@ int capture_table_init(capture_table *t, size_t entries)
     t->used = 0;
     if (!t->keys || !t->values) {
         capture_table_free(t);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void capture_table_free(capture_table *t)
@@ -44,12 +44,12 @@ int capture_table_put(capture_table *t, uint64_t key, uint64_t value)
         i = (i + 1) & t->mask;
     if (!t->keys[i]) {
         if (2 * (t->used + 1) > t->mask + 1)
-            return MG_EFULL;
+            return MG_ERROR_EFULL;
         t->keys[i] = key + 1;
         t->used++;
     }
     t->values[i] = value;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int capture_table_get(const capture_table *t, uint64_t key, uint64_t *value)

@@ -16,10 +16,10 @@ typedef struct capture_table {
     size_t used;
 } capture_table;
 
-/* Allocates room for about `entries` keys at load <= 1/2. Errors: MG_ENOMEM. */
+/* Allocates room for about `entries` keys at load <= 1/2. Errors: MG_ERROR_ENOMEM. */
 int capture_table_init(capture_table *t, size_t entries);
 void capture_table_free(capture_table *t);
-/* Inserts or replaces. Errors: MG_EFULL (the table is at its load limit; unchanged). */
+/* Inserts or replaces. Errors: MG_ERROR_EFULL (the table is at its load limit; unchanged). */
 int capture_table_put(capture_table *t, uint64_t key, uint64_t value);
 /* 1 and *value when present, else 0. */
 int capture_table_get(const capture_table *t, uint64_t key, uint64_t *value);

@@ -84,7 +84,7 @@
 enum { MAX_TYPES = 1 << 16 };
 
 static type_sig_table table;
-/* MPI_Datatype bits -> table id | usage_args_type_state << 32 (TYPE_SIG_NONE: a type whose
+/* MPI_Datatype bits -> table id | usage_args_type_state << 32 (TYPE_SIG_DESC_NONE: a type whose
  * signature is unknown, still tracked for the argument checks) */
 static capture_table ids;
 /* The handle Type_free is about to null. */
@@ -105,12 +105,12 @@ static void bind(MPI_Datatype type, uint32_t id, usage_args_type_state state)
 
 static uint64_t entry_of(MPI_Datatype type)
 {
-    uint64_t entry = TYPE_SIG_NONE | (uint64_t)USAGE_TYPE_UNKNOWN << 32;
+    uint64_t entry = TYPE_SIG_DESC_NONE | (uint64_t)USAGE_ARGS_TYPE_UNKNOWN << 32;
     capture_table_get(&ids, key_of(type), &entry);
     return entry;
 }
 
-/* The table id of type, or TYPE_SIG_NONE when the module does not know its signature. */
+/* The table id of type, or TYPE_SIG_DESC_NONE when the module does not know its signature. */
 static uint32_t id_of(MPI_Datatype type)
 {
     return (uint32_t)entry_of(type);
@@ -118,110 +118,110 @@ static uint32_t id_of(MPI_Datatype type)
 
 usage_args_type_state capture_types_state(MPI_Datatype type)
 {
-    return type == MPI_DATATYPE_NULL ? USAGE_TYPE_IS_NULL
+    return type == MPI_DATATYPE_NULL ? USAGE_ARGS_TYPE_IS_NULL
                                      : (usage_args_type_state)(entry_of(type) >> 32);
 }
 
 int capture_types_op_allowed(uint32_t op, MPI_Datatype type)
 {
     uint32_t id = id_of(type);
-    return id == TYPE_SIG_NONE || type_match_op_allowed(&table, op, id);
+    return id == TYPE_SIG_DESC_NONE || type_match_op_allowed(&table, op, id);
 }
 
 int capture_types_predefined(MPI_Datatype type)
 {
     uint32_t id = id_of(type);
-    return id != TYPE_SIG_NONE && id < TYPE_SIG_PREDEFINED_COUNT;
+    return id != TYPE_SIG_DESC_NONE && id < TYPE_SIG_DESC_PREDEFINED_COUNT;
 }
 
 int capture_types_init(void)
 {
     if (type_sig_table_init(&table) || capture_table_init(&ids, MAX_TYPES))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     static const struct {
         MPI_Datatype handle;
         uint32_t code;
     } predefined[] = {
-        {MPI_CHAR, TYPE_SIG_CHAR},
-        {MPI_SIGNED_CHAR, TYPE_SIG_SIGNED_CHAR},
-        {MPI_UNSIGNED_CHAR, TYPE_SIG_UNSIGNED_CHAR},
-        {MPI_WCHAR, TYPE_SIG_WCHAR},
-        {MPI_SHORT, TYPE_SIG_SHORT},
-        {MPI_UNSIGNED_SHORT, TYPE_SIG_UNSIGNED_SHORT},
-        {MPI_INT, TYPE_SIG_INT},
-        {MPI_UNSIGNED, TYPE_SIG_UNSIGNED},
-        {MPI_LONG, TYPE_SIG_LONG},
-        {MPI_UNSIGNED_LONG, TYPE_SIG_UNSIGNED_LONG},
-        {MPI_LONG_LONG, TYPE_SIG_LONG_LONG},
-        {MPI_UNSIGNED_LONG_LONG, TYPE_SIG_UNSIGNED_LONG_LONG},
-        {MPI_FLOAT, TYPE_SIG_FLOAT},
-        {MPI_DOUBLE, TYPE_SIG_DOUBLE},
-        {MPI_LONG_DOUBLE, TYPE_SIG_LONG_DOUBLE},
-        {MPI_C_BOOL, TYPE_SIG_C_BOOL},
-        {MPI_INT8_T, TYPE_SIG_INT8_T},
-        {MPI_INT16_T, TYPE_SIG_INT16_T},
-        {MPI_INT32_T, TYPE_SIG_INT32_T},
-        {MPI_INT64_T, TYPE_SIG_INT64_T},
-        {MPI_UINT8_T, TYPE_SIG_UINT8_T},
-        {MPI_UINT16_T, TYPE_SIG_UINT16_T},
-        {MPI_UINT32_T, TYPE_SIG_UINT32_T},
-        {MPI_UINT64_T, TYPE_SIG_UINT64_T},
-        {MPI_C_FLOAT_COMPLEX, TYPE_SIG_C_FLOAT_COMPLEX},
-        {MPI_C_DOUBLE_COMPLEX, TYPE_SIG_C_DOUBLE_COMPLEX},
-        {MPI_C_LONG_DOUBLE_COMPLEX, TYPE_SIG_C_LONG_DOUBLE_COMPLEX},
-        {MPI_AINT, TYPE_SIG_AINT},
-        {MPI_OFFSET, TYPE_SIG_OFFSET},
-        {MPI_COUNT, TYPE_SIG_COUNT},
-        {MPI_BYTE, TYPE_SIG_BYTE},
-        {MPI_PACKED, TYPE_SIG_PACKED},
-        {MPI_CHARACTER, TYPE_SIG_CHARACTER},
-        {MPI_LOGICAL, TYPE_SIG_LOGICAL},
-        {MPI_INTEGER, TYPE_SIG_INTEGER},
-        {MPI_REAL, TYPE_SIG_REAL},
-        {MPI_DOUBLE_PRECISION, TYPE_SIG_DOUBLE_PRECISION},
-        {MPI_COMPLEX, TYPE_SIG_COMPLEX},
-        {MPI_DOUBLE_COMPLEX, TYPE_SIG_DOUBLE_COMPLEX},
-        {MPI_INTEGER1, TYPE_SIG_INTEGER1},
-        {MPI_INTEGER2, TYPE_SIG_INTEGER2},
-        {MPI_INTEGER4, TYPE_SIG_INTEGER4},
-        {MPI_INTEGER8, TYPE_SIG_INTEGER8},
-        {MPI_REAL4, TYPE_SIG_REAL4},
-        {MPI_REAL8, TYPE_SIG_REAL8},
-        {MPI_REAL16, TYPE_SIG_REAL16},
-        {MPI_COMPLEX8, TYPE_SIG_COMPLEX8},
-        {MPI_COMPLEX16, TYPE_SIG_COMPLEX16},
-        {MPI_COMPLEX32, TYPE_SIG_COMPLEX32},
-        {MPI_CXX_BOOL, TYPE_SIG_CXX_BOOL},
-        {MPI_CXX_FLOAT_COMPLEX, TYPE_SIG_CXX_FLOAT_COMPLEX},
-        {MPI_CXX_DOUBLE_COMPLEX, TYPE_SIG_CXX_DOUBLE_COMPLEX},
-        {MPI_CXX_LONG_DOUBLE_COMPLEX, TYPE_SIG_CXX_LONG_DOUBLE_COMPLEX},
-        {MPI_FLOAT_INT, TYPE_SIG_FLOAT_INT},
-        {MPI_DOUBLE_INT, TYPE_SIG_DOUBLE_INT},
-        {MPI_LONG_INT, TYPE_SIG_LONG_INT},
-        {MPI_2INT, TYPE_SIG_2INT},
-        {MPI_SHORT_INT, TYPE_SIG_SHORT_INT},
-        {MPI_LONG_DOUBLE_INT, TYPE_SIG_LONG_DOUBLE_INT},
-        {MPI_2REAL, TYPE_SIG_2REAL},
-        {MPI_2DOUBLE_PRECISION, TYPE_SIG_2DOUBLE_PRECISION},
-        {MPI_2INTEGER, TYPE_SIG_2INTEGER},
+        {MPI_CHAR, TYPE_SIG_DESC_CHAR},
+        {MPI_SIGNED_CHAR, TYPE_SIG_DESC_SIGNED_CHAR},
+        {MPI_UNSIGNED_CHAR, TYPE_SIG_DESC_UNSIGNED_CHAR},
+        {MPI_WCHAR, TYPE_SIG_DESC_WCHAR},
+        {MPI_SHORT, TYPE_SIG_DESC_SHORT},
+        {MPI_UNSIGNED_SHORT, TYPE_SIG_DESC_UNSIGNED_SHORT},
+        {MPI_INT, TYPE_SIG_DESC_INT},
+        {MPI_UNSIGNED, TYPE_SIG_DESC_UNSIGNED},
+        {MPI_LONG, TYPE_SIG_DESC_LONG},
+        {MPI_UNSIGNED_LONG, TYPE_SIG_DESC_UNSIGNED_LONG},
+        {MPI_LONG_LONG, TYPE_SIG_DESC_LONG_LONG},
+        {MPI_UNSIGNED_LONG_LONG, TYPE_SIG_DESC_UNSIGNED_LONG_LONG},
+        {MPI_FLOAT, TYPE_SIG_DESC_FLOAT},
+        {MPI_DOUBLE, TYPE_SIG_DESC_DOUBLE},
+        {MPI_LONG_DOUBLE, TYPE_SIG_DESC_LONG_DOUBLE},
+        {MPI_C_BOOL, TYPE_SIG_DESC_C_BOOL},
+        {MPI_INT8_T, TYPE_SIG_DESC_INT8_T},
+        {MPI_INT16_T, TYPE_SIG_DESC_INT16_T},
+        {MPI_INT32_T, TYPE_SIG_DESC_INT32_T},
+        {MPI_INT64_T, TYPE_SIG_DESC_INT64_T},
+        {MPI_UINT8_T, TYPE_SIG_DESC_UINT8_T},
+        {MPI_UINT16_T, TYPE_SIG_DESC_UINT16_T},
+        {MPI_UINT32_T, TYPE_SIG_DESC_UINT32_T},
+        {MPI_UINT64_T, TYPE_SIG_DESC_UINT64_T},
+        {MPI_C_FLOAT_COMPLEX, TYPE_SIG_DESC_C_FLOAT_COMPLEX},
+        {MPI_C_DOUBLE_COMPLEX, TYPE_SIG_DESC_C_DOUBLE_COMPLEX},
+        {MPI_C_LONG_DOUBLE_COMPLEX, TYPE_SIG_DESC_C_LONG_DOUBLE_COMPLEX},
+        {MPI_AINT, TYPE_SIG_DESC_AINT},
+        {MPI_OFFSET, TYPE_SIG_DESC_OFFSET},
+        {MPI_COUNT, TYPE_SIG_DESC_COUNT},
+        {MPI_BYTE, TYPE_SIG_DESC_BYTE},
+        {MPI_PACKED, TYPE_SIG_DESC_PACKED},
+        {MPI_CHARACTER, TYPE_SIG_DESC_CHARACTER},
+        {MPI_LOGICAL, TYPE_SIG_DESC_LOGICAL},
+        {MPI_INTEGER, TYPE_SIG_DESC_INTEGER},
+        {MPI_REAL, TYPE_SIG_DESC_REAL},
+        {MPI_DOUBLE_PRECISION, TYPE_SIG_DESC_DOUBLE_PRECISION},
+        {MPI_COMPLEX, TYPE_SIG_DESC_COMPLEX},
+        {MPI_DOUBLE_COMPLEX, TYPE_SIG_DESC_DOUBLE_COMPLEX},
+        {MPI_INTEGER1, TYPE_SIG_DESC_INTEGER1},
+        {MPI_INTEGER2, TYPE_SIG_DESC_INTEGER2},
+        {MPI_INTEGER4, TYPE_SIG_DESC_INTEGER4},
+        {MPI_INTEGER8, TYPE_SIG_DESC_INTEGER8},
+        {MPI_REAL4, TYPE_SIG_DESC_REAL4},
+        {MPI_REAL8, TYPE_SIG_DESC_REAL8},
+        {MPI_REAL16, TYPE_SIG_DESC_REAL16},
+        {MPI_COMPLEX8, TYPE_SIG_DESC_COMPLEX8},
+        {MPI_COMPLEX16, TYPE_SIG_DESC_COMPLEX16},
+        {MPI_COMPLEX32, TYPE_SIG_DESC_COMPLEX32},
+        {MPI_CXX_BOOL, TYPE_SIG_DESC_CXX_BOOL},
+        {MPI_CXX_FLOAT_COMPLEX, TYPE_SIG_DESC_CXX_FLOAT_COMPLEX},
+        {MPI_CXX_DOUBLE_COMPLEX, TYPE_SIG_DESC_CXX_DOUBLE_COMPLEX},
+        {MPI_CXX_LONG_DOUBLE_COMPLEX, TYPE_SIG_DESC_CXX_LONG_DOUBLE_COMPLEX},
+        {MPI_FLOAT_INT, TYPE_SIG_DESC_FLOAT_INT},
+        {MPI_DOUBLE_INT, TYPE_SIG_DESC_DOUBLE_INT},
+        {MPI_LONG_INT, TYPE_SIG_DESC_LONG_INT},
+        {MPI_2INT, TYPE_SIG_DESC_2INT},
+        {MPI_SHORT_INT, TYPE_SIG_DESC_SHORT_INT},
+        {MPI_LONG_DOUBLE_INT, TYPE_SIG_DESC_LONG_DOUBLE_INT},
+        {MPI_2REAL, TYPE_SIG_DESC_2REAL},
+        {MPI_2DOUBLE_PRECISION, TYPE_SIG_DESC_2DOUBLE_PRECISION},
+        {MPI_2INTEGER, TYPE_SIG_DESC_2INTEGER},
     };
     for (size_t i = 0; i < sizeof predefined / sizeof *predefined; i++)
-        bind(predefined[i].handle, predefined[i].code, USAGE_TYPE_COMMITTED);
-    return MG_OK;
+        bind(predefined[i].handle, predefined[i].code, USAGE_ARGS_TYPE_COMMITTED);
+    return MG_ERROR_OK;
 }
 
 void capture_types_describe(check_event *ev, MPI_Datatype type, int64_t count)
 {
     uint32_t id = id_of(type);
     type_sig m;
-    if (id == TYPE_SIG_NONE || capture_types_state(type) == USAGE_TYPE_RELEASED ||
-        type_sig_message(&table, id, count, &m) != MG_OK || m.unit == TYPE_SIG_PACKED)
+    if (id == TYPE_SIG_DESC_NONE || capture_types_state(type) == USAGE_ARGS_TYPE_RELEASED ||
+        type_sig_message(&table, id, count, &m) != MG_ERROR_OK || m.unit == TYPE_SIG_DESC_PACKED)
         return;
     const type_sig *own = &table.nodes[id].sig;
     ev->type_hash = m.hash;
     ev->type_elems = m.elems;
-    if (m.unit != TYPE_SIG_NONE) {
-        ev->flags |= CHECK_FLAG_TYPE_UNIFORM;
+    if (m.unit != TYPE_SIG_DESC_NONE) {
+        ev->flags |= CHECK_EVENT_FLAG_TYPE_UNIFORM;
         ev->type_period = table.nodes[m.unit].sig.hash;
     } else {
         /* A type without elements has hash 0, which means "unknown" in the record: any nonzero
@@ -237,12 +237,12 @@ static void define(int phase, int rc, int known, type_sig_desc *desc, const MPI_
                    mpi_function_ids_fn maker)
 {
     uint32_t id;
-    if (phase != MG_CALL_EXIT || rc != MPI_SUCCESS)
+    if (phase != INTERPOSE_HOOKS_CALL_EXIT || rc != MPI_SUCCESS)
         return;
-    if (!known || type_sig_define(&table, desc, &id) != MG_OK)
-        id = TYPE_SIG_NONE;
-    bind(*newtype, id, USAGE_TYPE_MADE);
-    capture_handles_made(CHECK_HANDLE_DATATYPE, newtype, sizeof *newtype, maker);
+    if (!known || type_sig_define(&table, desc, &id) != MG_ERROR_OK)
+        id = TYPE_SIG_DESC_NONE;
+    bind(*newtype, id, USAGE_ARGS_TYPE_MADE);
+    capture_handles_made(CHECK_EVENT_HANDLE_DATATYPE, newtype, sizeof *newtype, maker);
 }
 
 /* The int block lengths of a constructor as type_sig's 64-bit ones (NULL when count <= 0 or out
@@ -262,59 +262,60 @@ static void single(int phase, int rc, uint8_t constructor, int count, int blockl
                        .oldtype = id_of(oldtype),
                        .count = count,
                        .blocklength = blocklength};
-    define(phase, rc, d.oldtype != TYPE_SIG_NONE, &d, newtype, maker);
+    define(phase, rc, d.oldtype != TYPE_SIG_DESC_NONE, &d, newtype, maker);
 }
 
 static void blocks(int phase, int rc, uint8_t constructor, int count, const int blocklengths[],
                    const MPI_Datatype types[], MPI_Datatype oldtype, const MPI_Datatype *newtype,
                    mpi_function_ids_fn maker)
 {
-    if (phase != MG_CALL_EXIT)
+    if (phase != INTERPOSE_HOOKS_CALL_EXIT)
         return;
     int64_t *lengths = widen(count, blocklengths);
     uint32_t *members = types && count > 0 ? malloc((size_t)count * sizeof *members) : NULL;
     int known = count <= 0 || (lengths && (!types || members));
     for (int i = 0; members && i < count; i++) {
         members[i] = id_of(types[i]);
-        known = known && members[i] != TYPE_SIG_NONE;
+        known = known && members[i] != TYPE_SIG_DESC_NONE;
     }
     type_sig_desc d = {.constructor = constructor,
                        .oldtype = id_of(oldtype),
                        .count = count,
                        .blocklengths = lengths,
                        .types = members};
-    define(phase, rc, known && (types || d.oldtype != TYPE_SIG_NONE), &d, newtype, maker);
+    define(phase, rc, known && (types || d.oldtype != TYPE_SIG_DESC_NONE), &d, newtype, maker);
     free(lengths);
     free(members);
 }
 
 static void obs_Type_contiguous(int ph, int rc, int count, MPI_Datatype old, MPI_Datatype *out)
 {
-    single(ph, rc, TYPE_SIG_CONTIGUOUS, count, 0, old, out, MG_FN_Type_contiguous);
+    single(ph, rc, TYPE_SIG_DESC_CONTIGUOUS, count, 0, old, out, MG_FN_Type_contiguous);
 }
 static void obs_Type_vector(int ph, int rc, int count, int blocklength, int stride,
                             MPI_Datatype old, MPI_Datatype *out)
 {
     (void)stride;
-    single(ph, rc, TYPE_SIG_VECTOR, count, blocklength, old, out, MG_FN_Type_vector);
+    single(ph, rc, TYPE_SIG_DESC_VECTOR, count, blocklength, old, out, MG_FN_Type_vector);
 }
 static void obs_Type_create_hvector(int ph, int rc, int count, int blocklength, MPI_Aint stride,
                                     MPI_Datatype old, MPI_Datatype *out)
 {
     (void)stride;
-    single(ph, rc, TYPE_SIG_HVECTOR, count, blocklength, old, out, MG_FN_Type_create_hvector);
+    single(ph, rc, TYPE_SIG_DESC_HVECTOR, count, blocklength, old, out, MG_FN_Type_create_hvector);
 }
 static void obs_Type_indexed(int ph, int rc, int count, const int lengths[], const int displs[],
                              MPI_Datatype old, MPI_Datatype *out)
 {
     (void)displs;
-    blocks(ph, rc, TYPE_SIG_INDEXED, count, lengths, NULL, old, out, MG_FN_Type_indexed);
+    blocks(ph, rc, TYPE_SIG_DESC_INDEXED, count, lengths, NULL, old, out, MG_FN_Type_indexed);
 }
 static void obs_Type_create_hindexed(int ph, int rc, int count, const int lengths[],
                                      const MPI_Aint displs[], MPI_Datatype old, MPI_Datatype *out)
 {
     (void)displs;
-    blocks(ph, rc, TYPE_SIG_HINDEXED, count, lengths, NULL, old, out, MG_FN_Type_create_hindexed);
+    blocks(ph, rc, TYPE_SIG_DESC_HINDEXED, count, lengths, NULL, old, out,
+           MG_FN_Type_create_hindexed);
 }
 /* Signature-wise an indexed block is a vector (count blocks of blocklength), a subarray a
  * contiguous type of its subsizes' product; their displacements and starts only place them. */
@@ -322,7 +323,8 @@ static void obs_Type_create_indexed_block(int ph, int rc, int count, int blockle
                                           const int displs[], MPI_Datatype old, MPI_Datatype *out)
 {
     (void)displs;
-    single(ph, rc, TYPE_SIG_VECTOR, count, blocklength, old, out, MG_FN_Type_create_indexed_block);
+    single(ph, rc, TYPE_SIG_DESC_VECTOR, count, blocklength, old, out,
+           MG_FN_Type_create_indexed_block);
 }
 static void obs_Type_create_subarray(int ph, int rc, int ndims, const int sizes[],
                                      const int subsizes[], const int starts[], int order,
@@ -333,7 +335,7 @@ static void obs_Type_create_subarray(int ph, int rc, int ndims, const int sizes[
     for (int i = 0; i < ndims && elements <= INT_MAX; i++)
         elements *= subsizes[i];
     /* past int's range, the count -1 that type_sig refuses leaves the new handle unknown */
-    single(ph, rc, TYPE_SIG_CONTIGUOUS, elements <= INT_MAX ? (int)elements : -1, 0, old, out,
+    single(ph, rc, TYPE_SIG_DESC_CONTIGUOUS, elements <= INT_MAX ? (int)elements : -1, 0, old, out,
            MG_FN_Type_create_subarray);
 }
 static void obs_Type_create_struct(int ph, int rc, int count, const int lengths[],
@@ -341,28 +343,29 @@ static void obs_Type_create_struct(int ph, int rc, int count, const int lengths[
                                    MPI_Datatype *out)
 {
     (void)displs;
-    blocks(ph, rc, TYPE_SIG_STRUCT, count, lengths, types, MPI_DATATYPE_NULL, out,
+    blocks(ph, rc, TYPE_SIG_DESC_STRUCT, count, lengths, types, MPI_DATATYPE_NULL, out,
            MG_FN_Type_create_struct);
 }
 static void obs_Type_create_resized(int ph, int rc, MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                                     MPI_Datatype *out)
 {
     (void)lb, (void)extent;
-    single(ph, rc, TYPE_SIG_RESIZED, 0, 0, old, out, MG_FN_Type_create_resized);
+    single(ph, rc, TYPE_SIG_DESC_RESIZED, 0, 0, old, out, MG_FN_Type_create_resized);
 }
 
 static void obs_Type_commit(int phase, int rc, MPI_Datatype *type)
 {
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS && capture_types_state(*type) == USAGE_TYPE_MADE)
-        bind(*type, id_of(*type), USAGE_TYPE_COMMITTED);
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS &&
+        capture_types_state(*type) == USAGE_ARGS_TYPE_MADE)
+        bind(*type, id_of(*type), USAGE_ARGS_TYPE_COMMITTED);
 }
 
 /* A dup has its original's committed state (MPI 3.1 §4.1.10): the dup of a committed type needs
  * no commit of its own. */
 static void obs_Type_dup(int ph, int rc, MPI_Datatype old, MPI_Datatype *out)
 {
-    single(ph, rc, TYPE_SIG_DUP, 0, 0, old, out, MG_FN_Type_dup);
-    if (capture_types_state(old) == USAGE_TYPE_COMMITTED)
+    single(ph, rc, TYPE_SIG_DESC_DUP, 0, 0, old, out, MG_FN_Type_dup);
+    if (capture_types_state(old) == USAGE_ARGS_TYPE_COMMITTED)
         obs_Type_commit(ph, rc, out);
 }
 
@@ -370,26 +373,26 @@ static void obs_Type_dup(int ph, int rc, MPI_Datatype old, MPI_Datatype *out)
  * copy of it passed later is reported. */
 static void obs_Type_free(int phase, int rc, MPI_Datatype *type)
 {
-    if (phase == MG_CALL_ENTER)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER)
         freeing_type = *type;
-    else if (rc == MPI_SUCCESS && capture_types_state(freeing_type) != USAGE_TYPE_UNKNOWN) {
-        bind(freeing_type, id_of(freeing_type), USAGE_TYPE_RELEASED);
-        capture_handles_freed(CHECK_HANDLE_DATATYPE, &freeing_type, sizeof freeing_type);
+    else if (rc == MPI_SUCCESS && capture_types_state(freeing_type) != USAGE_ARGS_TYPE_UNKNOWN) {
+        bind(freeing_type, id_of(freeing_type), USAGE_ARGS_TYPE_RELEASED);
+        capture_handles_freed(CHECK_EVENT_HANDLE_DATATYPE, &freeing_type, sizeof freeing_type);
     }
 }
 
 void capture_types_install(void)
 {
-    CAPTURE_OBSERVE(Type_contiguous)
-    CAPTURE_OBSERVE(Type_vector)
-    CAPTURE_OBSERVE(Type_create_hvector)
-    CAPTURE_OBSERVE(Type_indexed)
-    CAPTURE_OBSERVE(Type_create_hindexed)
-    CAPTURE_OBSERVE(Type_create_indexed_block)
-    CAPTURE_OBSERVE(Type_create_subarray)
-    CAPTURE_OBSERVE(Type_create_struct)
-    CAPTURE_OBSERVE(Type_create_resized)
-    CAPTURE_OBSERVE(Type_dup)
-    CAPTURE_OBSERVE(Type_commit)
-    CAPTURE_OBSERVE(Type_free)
+    CAPTURE_CALL_OBSERVE(Type_contiguous)
+    CAPTURE_CALL_OBSERVE(Type_vector)
+    CAPTURE_CALL_OBSERVE(Type_create_hvector)
+    CAPTURE_CALL_OBSERVE(Type_indexed)
+    CAPTURE_CALL_OBSERVE(Type_create_hindexed)
+    CAPTURE_CALL_OBSERVE(Type_create_indexed_block)
+    CAPTURE_CALL_OBSERVE(Type_create_subarray)
+    CAPTURE_CALL_OBSERVE(Type_create_struct)
+    CAPTURE_CALL_OBSERVE(Type_create_resized)
+    CAPTURE_CALL_OBSERVE(Type_dup)
+    CAPTURE_CALL_OBSERVE(Type_commit)
+    CAPTURE_CALL_OBSERVE(Type_free)
 }

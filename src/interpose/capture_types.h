@@ -14,11 +14,11 @@
 #include "check_event.h"
 #include "usage_args.h"
 
-/* Builds the table of the predefined types. Errors: MG_ENOMEM. */
+/* Builds the table of the predefined types. Errors: MG_ERROR_ENOMEM. */
 int capture_types_init(void);
 /* Points the library's type constructor hooks at the module's observers. */
 void capture_types_install(void);
-/* Sets ev's type_hash, type_elems, type_period and CHECK_FLAG_TYPE_UNIFORM for count x type;
+/* Sets ev's type_hash, type_elems, type_period and CHECK_EVENT_FLAG_TYPE_UNIFORM for count x type;
  * leaves type_period 0 (not compared) for a type the module does not know, MPI_PACKED (which
  * matches by size, not by signature) and a negative count. */
 void capture_types_describe(check_event *ev, MPI_Datatype type, int64_t count);

@@ -28,13 +28,14 @@ static uint64_t id_of(MPI_Request handle)
  * count. Once per call. */
 static void reject_freed(uint16_t fn, int index)
 {
-    capture_args_reject(fn, MG_CALL_ENTER, NULL, USAGE_REQUEST_FREED, CHECK_PROC_NULL, 0, index);
+    capture_args_reject(fn, INTERPOSE_HOOKS_CALL_ENTER, NULL, USAGE_ARGS_REQUEST_FREED,
+                        CHECK_EVENT_PROC_NULL, 0, index);
 }
 
 /* At the entry of fn on reqs[0..n): its request_freed record when one of them is freed. */
 static void check_freed(uint16_t fn, int phase, int n, const MPI_Request *reqs)
 {
-    for (int i = 0; phase == MG_CALL_ENTER && i < n; i++)
+    for (int i = 0; phase == INTERPOSE_HOOKS_CALL_ENTER && i < n; i++)
         if (capture_emit_request_freed(reqs[i])) {
             reject_freed(fn, i);
             return;
@@ -43,27 +44,27 @@ static void check_freed(uint16_t fn, int phase, int n, const MPI_Request *reqs)
 
 static void obs_Start(int phase, int rc, MPI_Request *request)
 {
-    check_freed(CHECK_FN_START, phase, 1, request);
-    check_event ev = capture_emit_event(CHECK_FN_START, capture_call_kind(phase), NULL);
+    check_freed(CHECK_EVENT_FN_START, phase, 1, request);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_START, capture_call_kind(phase), NULL);
     ev.flags |= capture_call_refused(rc);
     ev.request = id_of(*request);
     capture_emit(&ev);
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS)
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS)
         capture_buffers_started(ev.request);
 }
 
 static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
 {
-    int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY;
-    check_freed(CHECK_FN_STARTALL, phase, n, reqs);
-    check_event ev = capture_emit_event(CHECK_FN_STARTALL, capture_call_kind(phase), NULL);
+    int n = count < CAPTURE_EMIT_MAX_ARRAY ? count : CAPTURE_EMIT_MAX_ARRAY;
+    check_freed(CHECK_EVENT_FN_STARTALL, phase, n, reqs);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_STARTALL, capture_call_kind(phase), NULL);
     ev.flags |= capture_call_refused(rc);
     for (int i = 0; i < n; i++)
         capture_emit_tmp.ids[i] = id_of(reqs[i]);
     ev.n_requests = (uint32_t)n;
     ev.requests = capture_emit_tmp.ids;
     capture_emit(&ev);
-    for (int i = 0; phase == MG_CALL_EXIT && rc == MPI_SUCCESS && i < n; i++)
+    for (int i = 0; phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS && i < n; i++)
         capture_buffers_started(capture_emit_tmp.ids[i]);
 }
 
@@ -71,7 +72,8 @@ static void obs_Startall(int phase, int rc, int count, MPI_Request reqs[])
  * the module does not know). */
 static void emit_free(int phase, uint64_t id)
 {
-    check_event ev = capture_emit_event(CHECK_FN_REQUEST_FREE, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_REQUEST_FREE, capture_call_kind(phase),
+                                        NULL);
     ev.request = id;
     if (ev.request)
         capture_emit(&ev);
@@ -79,12 +81,12 @@ static void emit_free(int phase, uint64_t id)
 
 static void obs_Request_free(int phase, int rc, MPI_Request *request)
 {
-    if (phase == MG_CALL_ENTER)
+    if (phase == INTERPOSE_HOOKS_CALL_ENTER)
         freeing_request = *request;
-    check_freed(CHECK_FN_REQUEST_FREE, phase, 1, &freeing_request);
+    check_freed(CHECK_EVENT_FN_REQUEST_FREE, phase, 1, &freeing_request);
     uint64_t id = id_of(freeing_request);
     emit_free(phase, id);
-    if (phase == MG_CALL_EXIT && rc == MPI_SUCCESS) {
+    if (phase == INTERPOSE_HOOKS_CALL_EXIT && rc == MPI_SUCCESS) {
         capture_buffers_forget(id);
         capture_emit_request_drop(freeing_request, NULL);
     }
@@ -93,7 +95,7 @@ static void obs_Request_free(int phase, int rc, MPI_Request *request)
 static void obs_Cancel(int phase, int rc, MPI_Request *request)
 {
     (void)rc;
-    check_event ev = capture_emit_event(CHECK_FN_CANCEL, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_CANCEL, capture_call_kind(phase), NULL);
     ev.request = id_of(*request);
     if (ev.request)
         capture_emit(&ev);
@@ -116,18 +118,18 @@ static void emit_requests(uint16_t fn, uint8_t kind, int n, uint32_t nst, int re
 /* nst completions were recorded by completed(); rc is the MPI call's return code. */
 static void finish(uint16_t fn, int n, uint32_t nst, int result, int rc)
 {
-    if (check_event_func_describe(fn)->klass == CHECK_CLASS_TEST) {
+    if (check_event_func_describe(fn)->klass == CHECK_EVENT_CLASS_TEST) {
         if (nst == 0 && rc == MPI_SUCCESS)
             return;
-        emit_requests(fn, CHECK_EV_ENTER, n, 0, 0, MPI_SUCCESS);
+        emit_requests(fn, CHECK_EVENT_EV_ENTER, n, 0, 0, MPI_SUCCESS);
     }
-    emit_requests(fn, CHECK_EV_EXIT, n, nst, result, rc);
+    emit_requests(fn, CHECK_EVENT_EV_EXIT, n, nst, result, rc);
 }
 
 /* Whether request index i of the call names a request through a handle MPI handed out for
  * several (capture_emit.h, `shadowed`): MPI keeps no status of its own for such requests, so
  * none is recorded for them. */
-static uint8_t shared_handle[CAPTURE_MAX_ARRAY];
+static uint8_t shared_handle[CAPTURE_EMIT_MAX_ARRAY];
 
 /* The request that copy i of a handle names: MPI hands one handle to several requests it
  * completed at once, and the program waits on each copy; the k-th copy in the array names the
@@ -149,7 +151,7 @@ static capture_emit_request *copy_of(capture_emit_request *newest, const MPI_Req
  * Test writes its entry after the call, and nothing at all when it completed nothing. */
 static int begin(uint16_t fn, int count, const MPI_Request *reqs)
 {
-    int n = count < CAPTURE_MAX_ARRAY ? count : CAPTURE_MAX_ARRAY, freed_checked = 0;
+    int n = count < CAPTURE_EMIT_MAX_ARRAY ? count : CAPTURE_EMIT_MAX_ARRAY, freed_checked = 0;
     for (int i = 0; i < n; i++) {
         capture_emit_tmp.handles[i] = reqs[i];
         capture_emit_request *r = capture_emit_request_find(reqs[i]);
@@ -164,8 +166,8 @@ static int begin(uint16_t fn, int count, const MPI_Request *reqs)
         capture_emit_tmp.reqs[i] = r;
         capture_emit_tmp.ids[i] = r ? r->id : 0;
     }
-    if (check_event_func_describe(fn)->klass == CHECK_CLASS_WAIT)
-        emit_requests(fn, CHECK_EV_ENTER, n, 0, 0, MPI_SUCCESS);
+    if (check_event_func_describe(fn)->klass == CHECK_EVENT_CLASS_WAIT)
+        emit_requests(fn, CHECK_EVENT_EV_ENTER, n, 0, 0, MPI_SUCCESS);
     return n;
 }
 
@@ -183,7 +185,7 @@ static void completed(uint32_t k, int i, const MPI_Status *st)
 
 static MPI_Status *statuses_for(MPI_Status *given, int count)
 {
-    return given != MPI_STATUSES_IGNORE || count > CAPTURE_MAX_ARRAY
+    return given != MPI_STATUSES_IGNORE || count > CAPTURE_EMIT_MAX_ARRAY
                ? given
                : capture_emit_tmp.mpi_statuses;
 }
@@ -198,8 +200,8 @@ static void freed_by_error(int rc, int n, const MPI_Request reqs[])
         const capture_emit_request *r = capture_emit_tmp.reqs[i];
         if (!r || !r->persistent || reqs[i] != MPI_REQUEST_NULL)
             continue;
-        emit_free(MG_CALL_ENTER, r->id);
-        emit_free(MG_CALL_EXIT, r->id);
+        emit_free(INTERPOSE_HOOKS_CALL_ENTER, r->id);
+        emit_free(INTERPOSE_HOOKS_CALL_EXIT, r->id);
         capture_buffers_forget(r->id);
         capture_emit_request_drop(capture_emit_tmp.handles[i], r);
     }
@@ -251,12 +253,12 @@ static int single(uint16_t fn, MPI_Request *request, int *flag, MPI_Status *stat
 
 static int impl_Wait(MPI_Request *request, MPI_Status *status)
 {
-    return single(CHECK_FN_WAIT, request, NULL, status);
+    return single(CHECK_EVENT_FN_WAIT, request, NULL, status);
 }
 
 static int impl_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    return single(CHECK_FN_TEST, request, flag, status);
+    return single(CHECK_EVENT_FN_TEST, request, flag, status);
 }
 
 static int all(uint16_t fn, int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
@@ -276,12 +278,12 @@ static int all(uint16_t fn, int count, MPI_Request reqs[], int *flag, MPI_Status
 
 static int impl_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
-    return all(CHECK_FN_WAITALL, count, reqs, NULL, statuses);
+    return all(CHECK_EVENT_FN_WAITALL, count, reqs, NULL, statuses);
 }
 
 static int impl_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
-    return all(CHECK_FN_TESTALL, count, reqs, flag, statuses);
+    return all(CHECK_EVENT_FN_TESTALL, count, reqs, flag, statuses);
 }
 
 static int any(uint16_t fn, int count, MPI_Request reqs[], int *indx, int *flag, MPI_Status *status)
@@ -306,12 +308,12 @@ static int any(uint16_t fn, int count, MPI_Request reqs[], int *indx, int *flag,
 
 static int impl_Waitany(int count, MPI_Request reqs[], int *indx, MPI_Status *status)
 {
-    return any(CHECK_FN_WAITANY, count, reqs, indx, NULL, status);
+    return any(CHECK_EVENT_FN_WAITANY, count, reqs, indx, NULL, status);
 }
 
 static int impl_Testany(int count, MPI_Request reqs[], int *indx, int *flag, MPI_Status *status)
 {
-    return any(CHECK_FN_TESTANY, count, reqs, indx, flag, status);
+    return any(CHECK_EVENT_FN_TESTANY, count, reqs, indx, flag, status);
 }
 
 static int some(uint16_t fn, int incount, MPI_Request reqs[], int *outcount, int indices[],
@@ -319,8 +321,8 @@ static int some(uint16_t fn, int incount, MPI_Request reqs[], int *outcount, int
 {
     MPI_Status *st = statuses_for(statuses, incount);
     int n = begin(fn, incount, reqs);
-    int rc = fn == CHECK_FN_TESTSOME ? mg_next_Testsome(incount, reqs, outcount, indices, st)
-                                     : mg_next_Waitsome(incount, reqs, outcount, indices, st);
+    int rc = fn == CHECK_EVENT_FN_TESTSOME ? mg_next_Testsome(incount, reqs, outcount, indices, st)
+                                           : mg_next_Waitsome(incount, reqs, outcount, indices, st);
     uint32_t k = 0;
     int ok = rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS;
     for (int j = 0; ok && *outcount != MPI_UNDEFINED && j < *outcount; j++)
@@ -334,13 +336,13 @@ static int some(uint16_t fn, int incount, MPI_Request reqs[], int *outcount, int
 static int impl_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
                          MPI_Status statuses[])
 {
-    return some(CHECK_FN_WAITSOME, incount, reqs, outcount, indices, statuses);
+    return some(CHECK_EVENT_FN_WAITSOME, incount, reqs, outcount, indices, statuses);
 }
 
 static int impl_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[],
                          MPI_Status statuses[])
 {
-    return some(CHECK_FN_TESTSOME, incount, reqs, outcount, indices, statuses);
+    return some(CHECK_EVENT_FN_TESTSOME, incount, reqs, outcount, indices, statuses);
 }
 
 /* The request of a call no peer completes (nonblocking file I/O, a generalized request): its
@@ -367,16 +369,16 @@ static void local_request(uint16_t fn, int phase, int rc, MPI_Request *request)
         (void)fh, (void)offset, (void)buf, (void)count, (void)type;                                \
         local_request(Fn, ph, rc, request);                                                        \
     }
-LOCAL_IO(File_iread, CHECK_FN_FILE_IREAD, void)
-LOCAL_IO(File_iwrite, CHECK_FN_FILE_IWRITE, const void)
-LOCAL_IO(File_iread_shared, CHECK_FN_FILE_IREAD_SHARED, void)
-LOCAL_IO(File_iwrite_shared, CHECK_FN_FILE_IWRITE_SHARED, const void)
-LOCAL_IO(File_iread_all, CHECK_FN_FILE_IREAD_ALL, void)
-LOCAL_IO(File_iwrite_all, CHECK_FN_FILE_IWRITE_ALL, const void)
-LOCAL_IO_AT(File_iread_at, CHECK_FN_FILE_IREAD_AT, void)
-LOCAL_IO_AT(File_iwrite_at, CHECK_FN_FILE_IWRITE_AT, const void)
-LOCAL_IO_AT(File_iread_at_all, CHECK_FN_FILE_IREAD_AT_ALL, void)
-LOCAL_IO_AT(File_iwrite_at_all, CHECK_FN_FILE_IWRITE_AT_ALL, const void)
+LOCAL_IO(File_iread, CHECK_EVENT_FN_FILE_IREAD, void)
+LOCAL_IO(File_iwrite, CHECK_EVENT_FN_FILE_IWRITE, const void)
+LOCAL_IO(File_iread_shared, CHECK_EVENT_FN_FILE_IREAD_SHARED, void)
+LOCAL_IO(File_iwrite_shared, CHECK_EVENT_FN_FILE_IWRITE_SHARED, const void)
+LOCAL_IO(File_iread_all, CHECK_EVENT_FN_FILE_IREAD_ALL, void)
+LOCAL_IO(File_iwrite_all, CHECK_EVENT_FN_FILE_IWRITE_ALL, const void)
+LOCAL_IO_AT(File_iread_at, CHECK_EVENT_FN_FILE_IREAD_AT, void)
+LOCAL_IO_AT(File_iwrite_at, CHECK_EVENT_FN_FILE_IWRITE_AT, const void)
+LOCAL_IO_AT(File_iread_at_all, CHECK_EVENT_FN_FILE_IREAD_AT_ALL, void)
+LOCAL_IO_AT(File_iwrite_at_all, CHECK_EVENT_FN_FILE_IWRITE_AT_ALL, const void)
 
 static void obs_Grequest_start(int ph, int rc, MPI_Grequest_query_function *query,
                                MPI_Grequest_free_function *free_fn,
@@ -384,12 +386,13 @@ static void obs_Grequest_start(int ph, int rc, MPI_Grequest_query_function *quer
                                MPI_Request *request)
 {
     (void)query, (void)free_fn, (void)cancel, (void)state;
-    local_request(CHECK_FN_GREQUEST_START, ph, rc, request);
+    local_request(CHECK_EVENT_FN_GREQUEST_START, ph, rc, request);
 }
 
 static void obs_Grequest_complete(int phase, int rc, MPI_Request request)
 {
-    check_event ev = capture_emit_event(CHECK_FN_GREQUEST_COMPLETE, capture_call_kind(phase), NULL);
+    check_event ev = capture_emit_event(CHECK_EVENT_FN_GREQUEST_COMPLETE, capture_call_kind(phase),
+                                        NULL);
     ev.flags |= capture_call_refused(rc);
     ev.request = id_of(request);
     if (ev.request)
@@ -398,26 +401,26 @@ static void obs_Grequest_complete(int phase, int rc, MPI_Request request)
 
 void capture_wait_install(void)
 {
-    CAPTURE_OBSERVE(File_iread)
-    CAPTURE_OBSERVE(File_iwrite)
-    CAPTURE_OBSERVE(File_iread_shared)
-    CAPTURE_OBSERVE(File_iwrite_shared)
-    CAPTURE_OBSERVE(File_iread_all)
-    CAPTURE_OBSERVE(File_iwrite_all)
-    CAPTURE_OBSERVE(File_iread_at)
-    CAPTURE_OBSERVE(File_iwrite_at)
-    CAPTURE_OBSERVE(File_iread_at_all)
-    CAPTURE_OBSERVE(File_iwrite_at_all)
-    CAPTURE_OBSERVE(Grequest_start)
-    CAPTURE_OBSERVE(Grequest_complete)
-    CAPTURE_OBSERVE(Start)
-    CAPTURE_OBSERVE(Startall)
-    CAPTURE_OBSERVE(Request_free)
-    CAPTURE_OBSERVE(Cancel)
-    CAPTURE_REPLACE(Wait)
-    CAPTURE_REPLACE(Waitall)
-    CAPTURE_REPLACE(Waitany)
-    CAPTURE_REPLACE(Waitsome)
-    CAPTURE_REPLACE(Test)
-    CAPTURE_REPLACE(Testall) CAPTURE_REPLACE(Testany) CAPTURE_REPLACE(Testsome)
+    CAPTURE_CALL_OBSERVE(File_iread)
+    CAPTURE_CALL_OBSERVE(File_iwrite)
+    CAPTURE_CALL_OBSERVE(File_iread_shared)
+    CAPTURE_CALL_OBSERVE(File_iwrite_shared)
+    CAPTURE_CALL_OBSERVE(File_iread_all)
+    CAPTURE_CALL_OBSERVE(File_iwrite_all)
+    CAPTURE_CALL_OBSERVE(File_iread_at)
+    CAPTURE_CALL_OBSERVE(File_iwrite_at)
+    CAPTURE_CALL_OBSERVE(File_iread_at_all)
+    CAPTURE_CALL_OBSERVE(File_iwrite_at_all)
+    CAPTURE_CALL_OBSERVE(Grequest_start)
+    CAPTURE_CALL_OBSERVE(Grequest_complete)
+    CAPTURE_CALL_OBSERVE(Start)
+    CAPTURE_CALL_OBSERVE(Startall)
+    CAPTURE_CALL_OBSERVE(Request_free)
+    CAPTURE_CALL_OBSERVE(Cancel)
+    CAPTURE_CALL_REPLACE(Wait)
+    CAPTURE_CALL_REPLACE(Waitall)
+    CAPTURE_CALL_REPLACE(Waitany)
+    CAPTURE_CALL_REPLACE(Waitsome)
+    CAPTURE_CALL_REPLACE(Test)
+    CAPTURE_CALL_REPLACE(Testall) CAPTURE_CALL_REPLACE(Testany) CAPTURE_CALL_REPLACE(Testsome)
 }

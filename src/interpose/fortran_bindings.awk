@@ -65,7 +65,7 @@ function array_count(n,    i) {
     for (i = 1; i <= n; i++)
         if (pname[i] == "comm") {
             if (pre !~ /peers =/)
-                pre = pre "    int peers = fortran_peers(MG_F2C(Comm, *comm));\n"
+                pre = pre "    int peers = fortran_peers(F2C(Comm, *comm));\n"
             return "peers"
         }
     fail("an array of handles or statuses without a count or a communicator")
@@ -101,7 +101,7 @@ function convert(i, n,    t, nm, count, what) {
                suffix[i] == "") {
         fparam = (t == "int" ? "MPI_Fint" : t) " *" nm; arg = "*" nm
     } else if (t in handle && suffix[i] == "") {
-        fparam = "MPI_Fint *" nm; arg = "MG_F2C(" handle[t] ", *" nm ")"
+        fparam = "MPI_Fint *" nm; arg = "F2C(" handle[t] ", *" nm ")"
     } else if (t == "int *" && nm == "indx") {
         fparam = "MPI_Fint *" nm; arg = nm; indexed = 1
         post = post "    fortran_index_out(rc, " nm ", index_base);\n"
@@ -121,8 +121,8 @@ function convert(i, n,    t, nm, count, what) {
         convert_with_status(t nm "_c = fortran_" trampoline[t] "_in(&rc, " nm ");")
     } else if (sub(/ \*$/, "", t) && (t in handle) && suffix[i] == "") {
         fparam = "MPI_Fint *" nm; arg = "&" nm "_c"
-        pre = pre "    " t " " nm "_c = MG_F2C(" handle[t] ", *" nm ");\n"
-        post = post "    if (rc == MPI_SUCCESS)\n        *" nm " = MG_C2F(" handle[t] ", " nm "_c);\n"
+        pre = pre "    " t " " nm "_c = F2C(" handle[t] ", *" nm ");\n"
+        post = post "    if (rc == MPI_SUCCESS)\n        *" nm " = C2F(" handle[t] ", " nm "_c);\n"
     } else if (t == "MPI_Status" && suffix[i] == "") {
         fparam = "MPI_Fint *" nm; arg = "fortran_status_in(" nm ", &" nm "_c)"
         pre = pre "    MPI_Status " nm "_c;\n"

@@ -32,8 +32,8 @@ enum { FORTRAN_STATUS_SIZE = sizeof(MPI_Status) / sizeof(MPI_Fint), FORTRAN_STAC
     FORTRAN_ALIAS(target, a) FORTRAN_ALIAS(target, b) FORTRAN_ALIAS(target, c)
 
 #ifdef OPEN_MPI
-#define MG_F2C(kind, f) PMPI_##kind##_f2c(f)
-#define MG_C2F(kind, c) PMPI_##kind##_c2f(c)
+#define F2C(kind, f) PMPI_##kind##_f2c(f)
+#define C2F(kind, c) PMPI_##kind##_c2f(c)
 #pragma weak PMPI_Comm_f2c
 #pragma weak PMPI_Comm_c2f
 #pragma weak PMPI_Type_f2c
@@ -102,7 +102,7 @@ static MPI_Fint fortran_request_c2f(MPI_Request c)
         atomic_store_explicit(slot, c, memory_order_relaxed);
     return f;
 }
-/* MG_F2C(Request, f) and MG_C2F(Request, c) name them from here on. */
+/* F2C(Request, f) and C2F(Request, c) name them from here on. */
 #define PMPI_Request_f2c fortran_request_f2c
 #define PMPI_Request_c2f fortran_request_c2f
 /* MPI_BOTTOM and MPI_IN_PLACE are common blocks of libmpi that mpif.h, `use mpi` and
@@ -120,8 +120,8 @@ extern int mpi_fortran_bottom_, mpi_fortran_in_place_;
 #else
 /* MPICH's handles are INTEGERs already (macros of mpi.h); libmpichfort's MPI_Init publishes the
  * addresses of its MPI_BOTTOM and MPI_IN_PLACE common blocks. */
-#define MG_F2C(kind, f) MPI_##kind##_f2c(f)
-#define MG_C2F(kind, c) MPI_##kind##_c2f(c)
+#define F2C(kind, f) MPI_##kind##_f2c(f)
+#define C2F(kind, c) MPI_##kind##_c2f(c)
 /* MPI_File_c2f and MPI_File_f2c are MPICH's conversions that are functions, not macros: weak, so
  * that the library still loads into a process without libmpi (mpi_handles_weak.h). */
 #pragma weak MPI_File_c2f
@@ -189,7 +189,7 @@ static MPI_Request *fortran_requests_in(int *rc, const MPI_Fint *f, int n, MPI_R
 {
     MPI_Request *c = fortran_array(rc, n, sizeof *c, stack);
     for (int i = 0; c && i < n; i++)
-        c[i] = MG_F2C(Request, f[i]);
+        c[i] = F2C(Request, f[i]);
     return c;
 }
 
@@ -201,7 +201,7 @@ static void fortran_requests_out(int rc, MPI_Fint *f, MPI_Request *c, int n,
         return;
     if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)
         for (int i = 0; i < n; i++)
-            f[i] = MG_C2F(Request, c[i]);
+            f[i] = C2F(Request, c[i]);
     fortran_array_free(c, stack);
 }
 
@@ -230,7 +230,7 @@ static MPI_Datatype *fortran_types_in(int *rc, const MPI_Fint *f, int n, MPI_Dat
 {
     MPI_Datatype *c = fortran_array(rc, n, sizeof *c, stack);
     for (int i = 0; c && i < n; i++)
-        c[i] = MG_F2C(Type, f[i]);
+        c[i] = F2C(Type, f[i]);
     return c;
 }
 
@@ -262,7 +262,7 @@ static fortran_procedure *_Atomic user_functions[FORTRAN_USER_FUNCTIONS];
 
 static void call_user_function(int slot, void *invec, void *inoutvec, int *len, MPI_Datatype *type)
 {
-    MPI_Fint fortran_type = MG_C2F(Type, *type);
+    MPI_Fint fortran_type = C2F(Type, *type);
     ((fortran_user_function *)user_functions[slot])(invec, inoutvec, len, &fortran_type);
 }
 
@@ -326,7 +326,7 @@ enum { FORTRAN_ERRHANDLERS = 8 };
 #define ERRHANDLER_TRAMPOLINE(kind, Kind, k)                                                       \
     static void kind##_errhandler_trampoline_##k(MPI_##Kind *handle, int *code, ...)               \
     {                                                                                              \
-        MPI_Fint fortran_handle = MG_C2F(Kind, *handle);                                           \
+        MPI_Fint fortran_handle = C2F(Kind, *handle);                                           \
         ((fortran_##kind##_errhandler *)kind##_errhandlers[k])(&fortran_handle, code);             \
     }
 #define ERRHANDLER_KIND(kind, Kind)                                                                \
@@ -463,7 +463,7 @@ static int fortran_grequest_binding(fortran_grequest_start_fn *binding,
     binding((fortran_procedure *)query_fn, (fortran_procedure *)free_fn,
             (fortran_procedure *)cancel_fn, extra_state, &f_request, &rc);
     if (rc == MPI_SUCCESS)
-        *request = MG_F2C(Request, f_request);
+        *request = F2C(Request, f_request);
     return rc;
 }
 
@@ -488,7 +488,7 @@ fortran_grequest_start(void *site, mg_impl_Grequest_start_fn *binding, fortran_p
                                              (MPI_Grequest_cancel_function *)cancel_fn, extra_state,
                                              &c);
     if (rc == MPI_SUCCESS)
-        *request = MG_C2F(Request, c);
+        *request = C2F(Request, c);
     fortran_return(ierr, rc);
 }
 

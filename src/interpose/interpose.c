@@ -47,8 +47,8 @@ static int enter_hook_count, leave_hook_count;
 enum route { ROUTE_DIRECT, ROUTE_STATE, ROUTE_REPLACED, ROUTE_HOOKED };
 static unsigned char routes[MG_FN_COUNT];
 /* Per thread, so nested and tool-internal calls pass straight through without a global lock. */
-static _Thread_local int call_depth MG_TLS_FAST;
-_Thread_local void *interpose_call_site MG_TLS_FAST;
+static _Thread_local int call_depth INTERPOSE_HOOKS_TLS_FAST;
+_Thread_local void *interpose_call_site INTERPOSE_HOOKS_TLS_FAST;
 
 /* Wrapped calls entered so far, exported for the ptrace sampler (docs/sampler.md "Call counter"):
  * a count that moves between two samples is progress, which stacks alone cannot show in a job that
@@ -90,7 +90,7 @@ static void dispatch_leave(mpi_function_ids_fn fn)
  * PMPI, or to another PMPI tool loaded after mpiguard: interpose_next.h) or to a replacement sets
  * up no frame: the module loops live in a function of their own. The replaced route calls the
  * replacement without the depth guard; a replacement calls MPI through PMPI_ or mg_next_ only, so
- * it cannot re-enter (docs/architecture.md, the interposition library). One body, MG_ROUTE, in the
+ * it cannot re-enter (docs/architecture.md, the interposition library). One body, ROUTE, in the
  * entries: MPI_X, whose call site is its own return address (read only past the direct route's
  * branch), and mg_enter_X and mg_enter_X_binding (interpose_entry.h), whose caller (a Fortran
  * binding) passes the site it was called from; next is where the call goes on when no module
@@ -99,8 +99,8 @@ static void dispatch_leave(mpi_function_ids_fn fn)
  * that takes its frame's address), so that the capture module's walk up the frames finds it
  * (capture_emit.c); MPI_X's tail call into it takes no more arguments than MPI_X's own, or the call
  * would need a frame of MPI_X and the loop's return address would no longer be the call site. */
-#define MG_ROUTE(name, cls, args, site, next, through, through_state)                              \
-    count_entered_call(MG_CLASS_##cls == MG_CLASS_POLL);                                           \
+#define ROUTE(name, cls, args, site, next, through, through_state)                                 \
+    count_entered_call(MG_MPI_FUNCTION_IDS_CLASS_##cls == MG_MPI_FUNCTION_IDS_CLASS_POLL);         \
     unsigned char route = routes[MG_FN_##name];                                                    \
     if (route == ROUTE_DIRECT || call_depth)                                                       \
         return (next)args;                                                                         \
@@ -112,17 +112,17 @@ static void dispatch_leave(mpi_function_ids_fn fn)
         return impl args;                                                                          \
     return through;
 /* The module loop: hooks and observers around the replacement, or next. */
-#define MG_THROUGH_MODULES(name, args, next)                                                       \
+#define THROUGH_MODULES(name, args, next)                                                          \
     call_depth++;                                                                                  \
     __asm__ volatile("" : : "r"(__builtin_frame_address(0)));                                      \
     dispatch_enter(MG_FN_##name);                                                                  \
     mg_observe_##name##_fn *observe = mg_observe_##name;                                           \
     mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
     if (observe)                                                                                   \
-        observe(MG_CALL_ENTER, 0, MG_ARGS_OF args);                                                \
+        observe(INTERPOSE_HOOKS_CALL_ENTER, 0, INTERPOSE_HOOKS_ARGS_OF args);                      \
     int rc = impl ? impl args : (next)args;                                                        \
     if (observe)                                                                                   \
-        observe(MG_CALL_EXIT, rc, MG_ARGS_OF args);                                                \
+        observe(INTERPOSE_HOOKS_CALL_EXIT, rc, INTERPOSE_HOOKS_ARGS_OF args);                      \
     dispatch_leave(MG_FN_##name);                                                                  \
     call_depth--;                                                                                  \
     return rc;
@@ -134,26 +134,26 @@ static void dispatch_leave(mpi_function_ids_fn fn)
     mg_impl_##name##_fn *mg_impl_##name;                                                           \
     static __attribute__((noinline)) int through_modules_##name params                             \
     {                                                                                              \
-        MG_THROUGH_MODULES(name, args, mg_next_##name)                                             \
+        THROUGH_MODULES(name, args, mg_next_##name)                                                \
     }                                                                                              \
     static __attribute__((noinline)) int through_state_##name params                               \
     {                                                                                              \
         call_depth++;                                                                              \
         state_module_enter(MG_FN_##name);                                                          \
         int rc = mg_next_##name args;                                                              \
-        state_module_leave(MG_CLASS_##cls == MG_CLASS_POLL);                                       \
+        state_module_leave(MG_MPI_FUNCTION_IDS_CLASS_##cls == MG_MPI_FUNCTION_IDS_CLASS_POLL);     \
         call_depth--;                                                                              \
         return rc;                                                                                 \
     }                                                                                              \
     int MPI_##name params                                                                          \
     {                                                                                              \
-        MG_ROUTE(name, cls, args, __builtin_return_address(0), mg_next_##name,                     \
-                 through_modules_##name args, through_state_##name args)                           \
+        ROUTE(name, cls, args, __builtin_return_address(0), mg_next_##name,                        \
+              through_modules_##name args, through_state_##name args)                              \
     }                                                                                              \
-    int mg_enter_##name(void *site, MG_ARGS_OF params)                                             \
+    int mg_enter_##name(void *site, INTERPOSE_HOOKS_ARGS_OF params)                                \
     {                                                                                              \
-        MG_ROUTE(name, cls, args, site, mg_next_##name, through_modules_##name args,               \
-                 through_state_##name args)                                                        \
+        ROUTE(name, cls, args, site, mg_next_##name, through_modules_##name args,                  \
+              through_state_##name args)                                                           \
     }
 #include "mpi_wrapped_functions.def"
 
@@ -164,14 +164,16 @@ static void dispatch_leave(mpi_function_ids_fn fn)
 #define MG_FN_SPECIAL(name, cls)
 #define MG_FN_BINDING(name, params, args, cls)                                                     \
     static __attribute__((noinline)) int through_binding_##name(mg_impl_##name##_fn *binding,      \
-                                                                MG_ARGS_OF params)                 \
+                                                                INTERPOSE_HOOKS_ARGS_OF params)    \
     {                                                                                              \
-        MG_THROUGH_MODULES(name, args, binding)                                                    \
+        THROUGH_MODULES(name, args, binding)                                                       \
     }                                                                                              \
-    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params)     \
+    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding,                        \
+                                  INTERPOSE_HOOKS_ARGS_OF params)                                  \
     {                                                                                              \
-        MG_ROUTE(name, cls, args, site, binding, through_binding_##name(binding, MG_ARGS_OF args), \
-                 through_binding_##name(binding, MG_ARGS_OF args))                                 \
+        ROUTE(name, cls, args, site, binding,                                                      \
+              through_binding_##name(binding, INTERPOSE_HOOKS_ARGS_OF args),                       \
+              through_binding_##name(binding, INTERPOSE_HOOKS_ARGS_OF args))                       \
     }
 #include "mpi_functions.def"
 #undef MG_FN

@@ -13,7 +13,8 @@
 
 /* mg_enter_<Name>(site, C arguments): MPI_<Name> as if called from site, the return address of
  * the binding's own caller. Thread-safe as MPI_<Name> is. */
-#define MG_FN(name, params, args, cls) int mg_enter_##name(void *site, MG_ARGS_OF params);
+#define MG_FN(name, params, args, cls)                                                             \
+    int mg_enter_##name(void *site, INTERPOSE_HOOKS_ARGS_OF params);
 #include "mpi_wrapped_functions.def"
 
 /* mg_enter_<Name>_binding(site, binding, C arguments), for the MG_FN_BINDING lines of
@@ -24,7 +25,8 @@
 #define MG_FN(name, params, args, cls)
 #define MG_FN_SPECIAL(name, cls)
 #define MG_FN_BINDING(name, params, args, cls)                                                     \
-    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding, MG_ARGS_OF params);
+    int mg_enter_##name##_binding(void *site, mg_impl_##name##_fn *binding,                        \
+                                  INTERPOSE_HOOKS_ARGS_OF params);
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL

@@ -9,9 +9,9 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-#define MG_PRAGMA(x) _Pragma(#x)
-#define MG_FN(name, params, args, cls) MG_PRAGMA(weak PMPI_##name)
-#define MG_FN_SPECIAL(name, cls) MG_PRAGMA(weak PMPI_##name)
+#define PRAGMA(x) _Pragma(#x)
+#define MG_FN(name, params, args, cls) PRAGMA(weak PMPI_##name)
+#define MG_FN_SPECIAL(name, cls) PRAGMA(weak PMPI_##name)
 #if MG_MPI_LARGE_COUNT
 #define MG_FN_LARGE MG_FN
 #endif

@@ -13,22 +13,23 @@
 
 /* Hidden: a wrapper reaches its pointer with one load relative to its own code, as the PLT stub it
  * replaces reached the GOT. */
-#define MG_NEXT_HIDDEN __attribute__((visibility("hidden")))
+#define INTERPOSE_NEXT_HIDDEN __attribute__((visibility("hidden")))
 
-#define MG_FN(name, params, args, cls) extern mg_impl_##name##_fn *mg_next_##name MG_NEXT_HIDDEN;
+#define MG_FN(name, params, args, cls)                                                             \
+    extern mg_impl_##name##_fn *mg_next_##name INTERPOSE_NEXT_HIDDEN;
 #include "mpi_wrapped_functions.def"
 
-extern int (*mg_next_Init)(int *argc, char ***argv) MG_NEXT_HIDDEN;
+extern int (*mg_next_Init)(int *argc, char ***argv) INTERPOSE_NEXT_HIDDEN;
 extern int (*mg_next_Init_thread)(int *argc, char ***argv, int required,
-                                  int *provided) MG_NEXT_HIDDEN;
-extern int (*mg_next_Finalize)(void) MG_NEXT_HIDDEN;
-extern int (*mg_next_Abort)(MPI_Comm comm, int errorcode) MG_NEXT_HIDDEN;
+                                  int *provided) INTERPOSE_NEXT_HIDDEN;
+extern int (*mg_next_Finalize)(void) INTERPOSE_NEXT_HIDDEN;
+extern int (*mg_next_Abort)(MPI_Comm comm, int errorcode) INTERPOSE_NEXT_HIDDEN;
 
 /* Points each mg_next_<Name> at the next tool's MPI_<Name> where one is loaded after mpiguard, and
  * leaves it on PMPI_<Name> elsewhere. Called at the start of MPI_Init and MPI_Init_thread, C or
  * Fortran, before any other thread can call MPI; calls made before it go to PMPI; the first call
  * decides, later ones return at once (under MPICH a Fortran MPI_Init reaches the C one too).
  * Returns how many functions go to another tool. Not thread-safe; does no MPI. */
-int interpose_next_resolve(void) MG_NEXT_HIDDEN;
+int interpose_next_resolve(void) INTERPOSE_NEXT_HIDDEN;
 
 #endif

@@ -13,17 +13,17 @@
 
 #include "mpi_large_count.h"
 
-#define COUNT_INT int
-#define DISPL_INT int
+#define MG_MPI_BINDING_COUNT_INT int
+#define MG_MPI_BINDING_DISPL_INT int
 #if MG_MPI_LARGE_COUNT
-#define COUNT_LARGE MPI_Count
-#define DISPL_LARGE MPI_Aint
+#define MG_MPI_BINDING_COUNT_LARGE MPI_Count
+#define MG_MPI_BINDING_DISPL_LARGE MPI_Aint
 #endif
-#define RQ_PARAM_B
-#define RQ_PARAM_NB , MPI_Request *r
-#define RQ_ARG_B
-#define RQ_ARG_NB , r
-#define RQ_B NULL
-#define RQ_NB r
+#define MG_MPI_BINDING_RQ_PARAM_B
+#define MG_MPI_BINDING_RQ_PARAM_NB , MPI_Request *r
+#define MG_MPI_BINDING_RQ_ARG_B
+#define MG_MPI_BINDING_RQ_ARG_NB , r
+#define MG_MPI_BINDING_RQ_B NULL
+#define MG_MPI_BINDING_RQ_NB r
 
 #endif

@@ -40,11 +40,11 @@ static int parse_entry(const bounds_text_entry *t, scaling_bounds_entry *e, int 
     int nonblocking = 0, large = 0, in_place = 0;
     if (scaling_coll_from_name(t->collective, &e->coll, &nonblocking, &large, &in_place) != 0 ||
         scaling_bounds_form_parse(t->form, &e->form))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     e->type_size = t->type_size;
     e->nprocs = t->nprocs;
     e->n_safe = t->n_safe;
-    e->cls = t->cls == 'G' ? SCALING_CLASS_G : SCALING_CLASS_X;
+    e->cls = t->cls == 'G' ? SCALING_BOUNDS_CLASS_G : SCALING_BOUNDS_CLASS_X;
     *table = table_index(large, in_place && scaling_coll_in_place_everywhere(e->coll), nonblocking);
     return 0;
 }
@@ -77,19 +77,19 @@ static void apply_costs(scaling_params *p)
     p->allgather_block_stride = costs.allgather_block_stride;
 }
 
-/* Reads the whole file into text; MG_ENOENT or MG_ERANGE (too big). */
+/* Reads the whole file into text; MG_ERROR_ENOENT or MG_ERROR_ERANGE (too big). */
 static int slurp(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     size_t n = 0;
     ssize_t got;
     while (n < sizeof text - 1 && (got = read(fd, text + n, sizeof text - 1 - n)) > 0)
         n += (size_t)got;
     close(fd);
     text[n] = '\0';
-    return n == sizeof text - 1 ? MG_ERANGE : 0;
+    return n == sizeof text - 1 ? MG_ERROR_ERANGE : 0;
 }
 
 /* Entries of one collective must be adjacent (scaling_bounds_init): a stable sort by collective. */
@@ -108,15 +108,16 @@ static int parse_file(const char *path, int nprocs, size_t n[TABLES], char *err,
 {
     int rc = slurp(path);
     if (rc) {
-        set_err(err, errlen,
-                rc == MG_ENOENT ? "cannot read the bounds file " : "bounds file too big: ", path);
+        set_err(
+            err, errlen,
+            rc == MG_ERROR_ENOENT ? "cannot read the bounds file " : "bounds file too big: ", path);
         return rc;
     }
     char *save = NULL;
     char *line = strtok_r(text, "\n", &save);
     if (!line || strcmp(line, BOUNDS_TEXT_MAGIC) != 0) {
         set_err(err, errlen, "not a bounds file of this version: ", path);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     while ((line = strtok_r(NULL, "\n", &save))) {
         bounds_text_line l;
@@ -127,7 +128,7 @@ static int parse_file(const char *path, int nprocs, size_t n[TABLES], char *err,
             (l.kind == BOUNDS_TEXT_ENTRY &&
              (parse_entry(&l.entry, &e, &t) || n[t] == PROTECT_BOUNDS_MAX))) {
             set_err(err, errlen, "malformed line in the bounds file: ", word0);
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
         if (l.kind == BOUNDS_TEXT_MPI) {
             memcpy(mpi_flavor, l.flavor, sizeof mpi_flavor);
@@ -159,7 +160,7 @@ int protect_bounds_load(const char *path, const char *artificial, int nprocs,
             int from = table_index(large, 0, nb), to = table_index(large, 1, nb);
             if (n[to] + n[from] > PROTECT_BOUNDS_MAX) {
                 set_err(err, errlen, "too many entries in the bounds file ", path);
-                return MG_ERANGE;
+                return MG_ERROR_ERANGE;
             }
             for (size_t i = 0; i < n[from]; i++)
                 entries[to][n[to]++] = entries[from][i];
@@ -169,7 +170,7 @@ int protect_bounds_load(const char *path, const char *artificial, int nprocs,
         if (scaling_bounds_init(&tables[t / 4][t / 2 % 2][t % 2], mpi_flavor, mpi_version,
                                 entries[t], n[t]) != 0) {
             set_err(err, errlen, "invalid entries in the bounds file ", path);
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
     }
     if (!artificial || !*artificial)
@@ -184,7 +185,7 @@ int protect_bounds_load(const char *path, const char *artificial, int nprocs,
             bad = scaling_bounds_set_artificial(&tables[t / 4][t / 2 % 2][t % 2], form, a.limit);
     if (bad) {
         set_err(err, errlen, "malformed artificial bound: ", artificial);
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     return 0;
 }

@@ -18,7 +18,7 @@
  * without it; a rooted collective's in-place entries go to its other table, since only the root
  * can see MPI_IN_PLACE. nonblocking: the I forms' ("entry Igather ..."). The entries live in
  * static storage (at most PROTECT_BOUNDS_MAX per table); the module calls this once. Returns 0, or
- * a negative MG_E* code with a reason in err (the module then logs it and stays off). */
+ * a negative MG_ERROR_E* code with a reason in err (the module then logs it and stays off). */
 enum { PROTECT_BOUNDS_MAX = 512 };
 int protect_bounds_load(const char *path, const char *artificial, int nprocs,
                         scaling_bounds tables[2][2][2], scaling_params *params, char *err,

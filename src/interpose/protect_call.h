@@ -47,7 +47,7 @@ typedef struct protect_call_bufs {
 int protect_call_issue(const protect_call *pc, const scaling_args_call *sc,
                        const protect_call_bufs *bufs, MPI_Comm comm, MPI_Request *request);
 
-/* The address a plan's buffer reference stands for (NULL for SCALING_BUF_NONE). */
+/* The address a plan's buffer reference stands for (NULL for SCALING_ARGS_BUF_NONE). */
 void *protect_call_addr(const protect_call *pc, const protect_call_bufs *bufs, scaling_args_ref r);
 
 #endif

@@ -14,7 +14,7 @@ enum { GROUP_TAG = 0x6d67 };
 static int keyval = MPI_KEYVAL_INVALID;
 
 _Alignas(64) protect_comm_hot_data protect_comm_hot;
-_Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
+_Thread_local protect_comm_last protect_comm_last_lookup INTERPOSE_HOOKS_TLS_FAST;
 
 static void free_groups(protect_comm_group_cache *g)
 {
@@ -32,7 +32,7 @@ static int delete_record(MPI_Comm comm, int key, void *value, void *extra)
     (void)comm, (void)key, (void)extra;
     atomic_fetch_add(&protect_comm_hot.records_freed, 1);
     protect_comm *p = value;
-    for (int i = 0; i < PROTECT_GROUP_CACHE; i++)
+    for (int i = 0; i < PROTECT_COMM_GROUP_CACHE; i++)
         free_groups(&p->groups[i]);
     if (p->dup != MPI_COMM_NULL)
         PMPI_Comm_free(&p->dup);
@@ -88,7 +88,7 @@ MPI_Comm protect_comm_private(protect_comm *p, MPI_Comm comm)
 static protect_comm_group_cache *find(protect_comm *p, uint32_t coll, uint32_t root,
                                       uint32_t ngroups, const uint32_t *starts)
 {
-    for (int i = 0; i < PROTECT_GROUP_CACHE; i++) {
+    for (int i = 0; i < PROTECT_COMM_GROUP_CACHE; i++) {
         protect_comm_group_cache *g = &p->groups[i];
         if (g->ngroups == ngroups && g->coll == coll && g->root == root &&
             memcmp(g->starts, starts, (ngroups + 1) * sizeof *starts) == 0)
@@ -117,7 +117,7 @@ const MPI_Comm *protect_comm_groups(protect_comm *p, uint32_t coll, uint32_t roo
     protect_comm_group_cache *g = find(p, coll, root, ngroups, starts);
     if (g)
         return g->comms;
-    g = &p->groups[p->next_evict++ % PROTECT_GROUP_CACHE];
+    g = &p->groups[p->next_evict++ % PROTECT_COMM_GROUP_CACHE];
     free_groups(g);
     uint32_t *members = malloc((size_t)p->size * sizeof *members);
     g->starts = malloc((ngroups + 1) * sizeof *starts);

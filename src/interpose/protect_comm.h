@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { PROTECT_GROUP_CACHE = 8 };
+enum { PROTECT_COMM_GROUP_CACHE = 8 };
 
 typedef struct protect_comm_group_cache {
     uint32_t coll, root, ngroups; /* the layout's key (membership depends on the collective);
@@ -26,7 +26,7 @@ typedef struct protect_comm_group_cache {
 typedef struct protect_comm {
     int rank, size, inter;
     MPI_Comm dup; /* MPI_COMM_NULL until the first control message */
-    protect_comm_group_cache groups[PROTECT_GROUP_CACHE];
+    protect_comm_group_cache groups[PROTECT_COMM_GROUP_CACHE];
     unsigned next_evict;
 } protect_comm;
 
@@ -50,7 +50,7 @@ typedef struct protect_comm_last {
     unsigned freed;
     int rank, size, inter;
 } protect_comm_last;
-extern _Thread_local protect_comm_last protect_comm_last_lookup MG_TLS_FAST;
+extern _Thread_local protect_comm_last protect_comm_last_lookup INTERPOSE_HOOKS_TLS_FAST;
 
 /* What every call of an irregular collective reads before anything else, in one cache line: with
  * 2-8 ranks on a core, each further line the quick pass touches is a miss after MPI's progress loop
@@ -96,9 +96,10 @@ MPI_Comm protect_comm_private(protect_comm *pcomm, MPI_Comm comm);
 
 /* The communicators of W1-A's groups for this layout (collective, root, starts[0..ngroups], and
  * each group's members as scaling_w1a_group gives them), created from the private duplicate on
- * first use and cached (at most PROTECT_GROUP_CACHE layouts; the oldest is freed, in the same order
- * on every rank since every rank sees the same layouts). members_of(g, members, &n, ctx) lists
- * group g. Returns the array (MPI_COMM_NULL where this rank is not a member), or NULL on failure.
+ * first use and cached (at most PROTECT_COMM_GROUP_CACHE layouts; the oldest is freed, in the same
+ * order on every rank since every rank sees the same layouts). members_of(g, members, &n, ctx)
+ * lists group g. Returns the array (MPI_COMM_NULL where this rank is not a member), or NULL on
+ * failure.
  */
 typedef int protect_comm_members_fn(uint32_t g, uint32_t *members, uint32_t *n, void *ctx);
 const MPI_Comm *protect_comm_groups(protect_comm *pcomm, uint32_t coll, uint32_t root,

@@ -75,7 +75,7 @@ static void call_of(protect_call *pc, mpi_function_ids_fn fn, scaling_coll coll,
 static void bcast(protect_call *pc, mpi_function_ids_fn fn, void *buf, int64_t count,
                   MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req)
 {
-    call_of(pc, fn, SCALING_BCAST, buf, t, buf, t, comm, req);
+    call_of(pc, fn, SCALING_COLL_BCAST, buf, t, buf, t, comm, req);
     pc->a.count = pc->send_count = pc->recv_count = count;
     pc->a.root = (uint32_t)root;
 }
@@ -85,7 +85,7 @@ static void rooted(protect_call *pc, mpi_function_ids_fn fn, scaling_coll coll, 
                    MPI_Comm comm, MPI_Request *req)
 {
     call_of(pc, fn, coll, sb, st, rb, rt, comm, req);
-    int scatter = coll == SCALING_SCATTER || coll == SCALING_SCATTERV;
+    int scatter = coll == SCALING_COLL_SCATTER || coll == SCALING_COLL_SCATTERV;
     if (scatter)
         pc->a.in_place = rb == MPI_IN_PLACE;
     pc->a.root = (uint32_t)root;
@@ -148,118 +148,129 @@ static void large_vectors(protect_call *pc, const MPI_Count *ca, const MPI_Aint 
 /* One entry point per argument shape: name is MPI's without the prefix, coll the engine's. */
 #define BCAST(name, coll, F, mode)                                                                 \
     ENTRY_POINT(F, name,                                                                           \
-                (void *b, COUNT_##F n, MPI_Datatype t, int root, MPI_Comm comm RQ_PARAM_##mode),   \
-                (b, n, t, root, comm RQ_ARG_##mode), 0, bcast,                                     \
-                (MG_FN_##name, b, n, t, root, comm, RQ_##mode), (NULL, NULL, NULL, NULL))
+                (void *b, MG_MPI_BINDING_COUNT_##F n, MPI_Datatype t, int root,                    \
+                 MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                                    \
+                (b, n, t, root, comm MG_MPI_BINDING_RQ_ARG_##mode), 0, bcast,                      \
+                (MG_FN_##name, b, n, t, root, comm, MG_MPI_BINDING_RQ_##mode),                     \
+                (NULL, NULL, NULL, NULL))
 
 /* Gather, Scatter */
 #define ROOTED(name, coll, F, mode)                                                                \
-    ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,            \
-                 MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),                        \
-                (sb, sc, st, rb, rc, rt, root, comm RQ_ARG_##mode), 0, rooted,                     \
-                (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, RQ_##mode),               \
-                (NULL, NULL, NULL, NULL))
+    ENTRY_POINT(                                                                                   \
+        F, name,                                                                                   \
+        (const void *sb, MG_MPI_BINDING_COUNT_##F sc, MPI_Datatype st, void *rb,                   \
+         MG_MPI_BINDING_COUNT_##F rc, MPI_Datatype rt, int root,                                   \
+         MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                                            \
+        (sb, sc, st, rb, rc, rt, root, comm MG_MPI_BINDING_RQ_ARG_##mode), 0, rooted,              \
+        (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, root, comm, MG_MPI_BINDING_RQ_##mode),        \
+        (NULL, NULL, NULL, NULL))
 
 #define GATHERV(name, coll, F, mode)                                                               \
     ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, const COUNT_##F rcs[],   \
-                 const DISPL_##F d[], MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),   \
-                (sb, sc, st, rb, rcs, d, rt, root, comm RQ_ARG_##mode),                            \
+                (const void *sb, MG_MPI_BINDING_COUNT_##F sc, MPI_Datatype st, void *rb,           \
+                 const MG_MPI_BINDING_COUNT_##F rcs[], const MG_MPI_BINDING_DISPL_##F d[],         \
+                 MPI_Datatype rt, int root, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),         \
+                (sb, sc, st, rb, rcs, d, rt, root, comm MG_MPI_BINDING_RQ_ARG_##mode),             \
                 QUICK_##F(coll, mode, sb == MPI_IN_PLACE, root, comm, rcs, d, NULL, NULL), rooted, \
-                (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, RQ_##mode),                \
+                (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, root, comm, MG_MPI_BINDING_RQ_##mode), \
                 (rcs, d, NULL, NULL))
 
 #define SCATTERV(name, coll, F, mode)                                                              \
-    ENTRY_POINT(                                                                                   \
-        F, name,                                                                                   \
-        (const void *sb, const COUNT_##F scs[], const DISPL_##F d[], MPI_Datatype st, void *rb,    \
-         COUNT_##F rc, MPI_Datatype rt, int root, MPI_Comm comm RQ_PARAM_##mode),                  \
-        (sb, scs, d, st, rb, rc, rt, root, comm RQ_ARG_##mode),                                    \
-        QUICK_##F(coll, mode, rb == MPI_IN_PLACE, root, comm, scs, d, NULL, NULL), rooted,         \
-        (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, RQ_##mode), (scs, d, NULL, NULL))
+    ENTRY_POINT(F, name,                                                                           \
+                (const void *sb, const MG_MPI_BINDING_COUNT_##F scs[],                             \
+                 const MG_MPI_BINDING_DISPL_##F d[], MPI_Datatype st, void *rb,                    \
+                 MG_MPI_BINDING_COUNT_##F rc, MPI_Datatype rt, int root,                           \
+                 MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                                    \
+                (sb, scs, d, st, rb, rc, rt, root, comm MG_MPI_BINDING_RQ_ARG_##mode),             \
+                QUICK_##F(coll, mode, rb == MPI_IN_PLACE, root, comm, scs, d, NULL, NULL), rooted, \
+                (MG_FN_##name, coll, sb, 0, st, rb, rc, rt, root, comm, MG_MPI_BINDING_RQ_##mode), \
+                (scs, d, NULL, NULL))
 
 /* Allgather, Alltoall: the engine's count is the receive count. */
 #define SYMMETRIC(name, coll, F, mode)                                                             \
     ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, COUNT_##F rc,            \
-                 MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode),                                  \
-                (sb, sc, st, rb, rc, rt, comm RQ_ARG_##mode), 0, symmetric,                        \
-                (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, RQ_##mode),                 \
+                (const void *sb, MG_MPI_BINDING_COUNT_##F sc, MPI_Datatype st, void *rb,           \
+                 MG_MPI_BINDING_COUNT_##F rc, MPI_Datatype rt,                                     \
+                 MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                                    \
+                (sb, sc, st, rb, rc, rt, comm MG_MPI_BINDING_RQ_ARG_##mode), 0, symmetric,         \
+                (MG_FN_##name, coll, sb, sc, st, rb, rc, rt, rc, comm, MG_MPI_BINDING_RQ_##mode),  \
                 (NULL, NULL, NULL, NULL))
 
 /* Allgatherv: the engine's count is the send count. */
 #define ALLGATHERV(name, coll, F, mode)                                                            \
     ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, COUNT_##F sc, MPI_Datatype st, void *rb, const COUNT_##F rcs[],   \
-                 const DISPL_##F d[], MPI_Datatype rt, MPI_Comm comm RQ_PARAM_##mode),             \
-                (sb, sc, st, rb, rcs, d, rt, comm RQ_ARG_##mode),                                  \
+                (const void *sb, MG_MPI_BINDING_COUNT_##F sc, MPI_Datatype st, void *rb,           \
+                 const MG_MPI_BINDING_COUNT_##F rcs[], const MG_MPI_BINDING_DISPL_##F d[],         \
+                 MPI_Datatype rt, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                   \
+                (sb, sc, st, rb, rcs, d, rt, comm MG_MPI_BINDING_RQ_ARG_##mode),                   \
                 QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, d, NULL, NULL), symmetric, \
-                (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, RQ_##mode),                  \
+                (MG_FN_##name, coll, sb, sc, st, rb, 0, rt, sc, comm, MG_MPI_BINDING_RQ_##mode),   \
                 (rcs, d, NULL, NULL))
 
 #define ALLTOALLV(name, coll, F, mode)                                                             \
     ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, const COUNT_##F scs[], const DISPL_##F sd[], MPI_Datatype st,     \
-                 void *rb, const COUNT_##F rcs[], const DISPL_##F rd[], MPI_Datatype rt,           \
-                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
-                (sb, scs, sd, st, rb, rcs, rd, rt, comm RQ_ARG_##mode),                            \
+                (const void *sb, const MG_MPI_BINDING_COUNT_##F scs[],                             \
+                 const MG_MPI_BINDING_DISPL_##F sd[], MPI_Datatype st, void *rb,                   \
+                 const MG_MPI_BINDING_COUNT_##F rcs[], const MG_MPI_BINDING_DISPL_##F rd[],        \
+                 MPI_Datatype rt, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                   \
+                (sb, scs, sd, st, rb, rcs, rd, rt, comm MG_MPI_BINDING_RQ_ARG_##mode),             \
                 QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, scs, sd, rcs, rd), symmetric,   \
-                (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, RQ_##mode),                    \
+                (MG_FN_##name, coll, sb, 0, st, rb, 0, rt, 0, comm, MG_MPI_BINDING_RQ_##mode),     \
                 (scs, sd, rcs, rd))
 
 #define REDUCE(name, coll, F, mode)                                                                \
     ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op, int root,       \
-                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
-                (sb, rb, n, t, op, root, comm RQ_ARG_##mode), 0, reduction,                        \
-                (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, RQ_##mode),                     \
+                (const void *sb, void *rb, MG_MPI_BINDING_COUNT_##F n, MPI_Datatype t, MPI_Op op,  \
+                 int root, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                          \
+                (sb, rb, n, t, op, root, comm MG_MPI_BINDING_RQ_ARG_##mode), 0, reduction,         \
+                (MG_FN_##name, coll, sb, rb, n, t, op, root, comm, MG_MPI_BINDING_RQ_##mode),      \
                 (NULL, NULL, NULL, NULL))
 
 #define ALLREDUCE(name, coll, F, mode)                                                             \
     ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, void *rb, COUNT_##F n, MPI_Datatype t, MPI_Op op,                 \
-                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
-                (sb, rb, n, t, op, comm RQ_ARG_##mode), 0, reduction,                              \
-                (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, RQ_##mode),                        \
+                (const void *sb, void *rb, MG_MPI_BINDING_COUNT_##F n, MPI_Datatype t, MPI_Op op,  \
+                 MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                                    \
+                (sb, rb, n, t, op, comm MG_MPI_BINDING_RQ_ARG_##mode), 0, reduction,               \
+                (MG_FN_##name, coll, sb, rb, n, t, op, 0, comm, MG_MPI_BINDING_RQ_##mode),         \
                 (NULL, NULL, NULL, NULL))
 
 #define REDUCE_SCATTER(name, coll, F, mode)                                                        \
     ENTRY_POINT(F, name,                                                                           \
-                (const void *sb, void *rb, const COUNT_##F rcs[], MPI_Datatype t, MPI_Op op,       \
-                 MPI_Comm comm RQ_PARAM_##mode),                                                   \
-                (sb, rb, rcs, t, op, comm RQ_ARG_##mode),                                          \
+                (const void *sb, void *rb, const MG_MPI_BINDING_COUNT_##F rcs[], MPI_Datatype t,   \
+                 MPI_Op op, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode),                         \
+                (sb, rb, rcs, t, op, comm MG_MPI_BINDING_RQ_ARG_##mode),                           \
                 QUICK_##F(coll, mode, sb == MPI_IN_PLACE, 0, comm, rcs, NULL, NULL, NULL),         \
-                reduction, (MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, RQ_##mode),             \
+                reduction,                                                                         \
+                (MG_FN_##name, coll, sb, rb, 0, t, op, 0, comm, MG_MPI_BINDING_RQ_##mode),         \
                 (rcs, NULL, NULL, NULL))
 
 /* The 24 entry points of family F, named with suffix c (empty, or _c): E(shape, name, coll, F,
  * mode) for each. */
 #define ENTRY_POINTS(E, F, c)                                                                      \
-    E(BCAST, Bcast##c, SCALING_BCAST, F, B)                                                        \
-    E(BCAST, Ibcast##c, SCALING_BCAST, F, NB)                                                      \
-    E(ROOTED, Gather##c, SCALING_GATHER, F, B)                                                     \
-    E(ROOTED, Igather##c, SCALING_GATHER, F, NB)                                                   \
-    E(ROOTED, Scatter##c, SCALING_SCATTER, F, B)                                                   \
-    E(ROOTED, Iscatter##c, SCALING_SCATTER, F, NB)                                                 \
-    E(GATHERV, Gatherv##c, SCALING_GATHERV, F, B)                                                  \
-    E(GATHERV, Igatherv##c, SCALING_GATHERV, F, NB)                                                \
-    E(SCATTERV, Scatterv##c, SCALING_SCATTERV, F, B)                                               \
-    E(SCATTERV, Iscatterv##c, SCALING_SCATTERV, F, NB)                                             \
-    E(SYMMETRIC, Allgather##c, SCALING_ALLGATHER, F, B)                                            \
-    E(SYMMETRIC, Iallgather##c, SCALING_ALLGATHER, F, NB)                                          \
-    E(ALLGATHERV, Allgatherv##c, SCALING_ALLGATHERV, F, B)                                         \
-    E(ALLGATHERV, Iallgatherv##c, SCALING_ALLGATHERV, F, NB)                                       \
-    E(SYMMETRIC, Alltoall##c, SCALING_ALLTOALL, F, B)                                              \
-    E(SYMMETRIC, Ialltoall##c, SCALING_ALLTOALL, F, NB)                                            \
-    E(ALLTOALLV, Alltoallv##c, SCALING_ALLTOALLV, F, B)                                            \
-    E(ALLTOALLV, Ialltoallv##c, SCALING_ALLTOALLV, F, NB)                                          \
-    E(REDUCE, Reduce##c, SCALING_REDUCE, F, B)                                                     \
-    E(REDUCE, Ireduce##c, SCALING_REDUCE, F, NB)                                                   \
-    E(ALLREDUCE, Allreduce##c, SCALING_ALLREDUCE, F, B)                                            \
-    E(ALLREDUCE, Iallreduce##c, SCALING_ALLREDUCE, F, NB)                                          \
-    E(REDUCE_SCATTER, Reduce_scatter##c, SCALING_REDUCE_SCATTER, F, B)                             \
-    E(REDUCE_SCATTER, Ireduce_scatter##c, SCALING_REDUCE_SCATTER, F, NB)
+    E(BCAST, Bcast##c, SCALING_COLL_BCAST, F, B)                                                   \
+    E(BCAST, Ibcast##c, SCALING_COLL_BCAST, F, NB)                                                 \
+    E(ROOTED, Gather##c, SCALING_COLL_GATHER, F, B)                                                \
+    E(ROOTED, Igather##c, SCALING_COLL_GATHER, F, NB)                                              \
+    E(ROOTED, Scatter##c, SCALING_COLL_SCATTER, F, B)                                              \
+    E(ROOTED, Iscatter##c, SCALING_COLL_SCATTER, F, NB)                                            \
+    E(GATHERV, Gatherv##c, SCALING_COLL_GATHERV, F, B)                                             \
+    E(GATHERV, Igatherv##c, SCALING_COLL_GATHERV, F, NB)                                           \
+    E(SCATTERV, Scatterv##c, SCALING_COLL_SCATTERV, F, B)                                          \
+    E(SCATTERV, Iscatterv##c, SCALING_COLL_SCATTERV, F, NB)                                        \
+    E(SYMMETRIC, Allgather##c, SCALING_COLL_ALLGATHER, F, B)                                       \
+    E(SYMMETRIC, Iallgather##c, SCALING_COLL_ALLGATHER, F, NB)                                     \
+    E(ALLGATHERV, Allgatherv##c, SCALING_COLL_ALLGATHERV, F, B)                                    \
+    E(ALLGATHERV, Iallgatherv##c, SCALING_COLL_ALLGATHERV, F, NB)                                  \
+    E(SYMMETRIC, Alltoall##c, SCALING_COLL_ALLTOALL, F, B)                                         \
+    E(SYMMETRIC, Ialltoall##c, SCALING_COLL_ALLTOALL, F, NB)                                       \
+    E(ALLTOALLV, Alltoallv##c, SCALING_COLL_ALLTOALLV, F, B)                                       \
+    E(ALLTOALLV, Ialltoallv##c, SCALING_COLL_ALLTOALLV, F, NB)                                     \
+    E(REDUCE, Reduce##c, SCALING_COLL_REDUCE, F, B)                                                \
+    E(REDUCE, Ireduce##c, SCALING_COLL_REDUCE, F, NB)                                              \
+    E(ALLREDUCE, Allreduce##c, SCALING_COLL_ALLREDUCE, F, B)                                       \
+    E(ALLREDUCE, Iallreduce##c, SCALING_COLL_ALLREDUCE, F, NB)                                     \
+    E(REDUCE_SCATTER, Reduce_scatter##c, SCALING_COLL_REDUCE_SCATTER, F, B)                        \
+    E(REDUCE_SCATTER, Ireduce_scatter##c, SCALING_COLL_REDUCE_SCATTER, F, NB)
 
 #define DEFINE(shape, name, coll, F, mode) shape(name, coll, F, mode)
 #define INSTALL(shape, name, coll, F, mode)                                                        \

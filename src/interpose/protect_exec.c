@@ -155,7 +155,8 @@ static int run_w1b(const protect_call *pc, const protect_exec_plan *plan)
     protect_call_bufs bufs = user_bufs(pc);
     /* MPI ignores an in-place call's send type (it may be anything); an in-place Alltoall(v)'s
      * rounds send their packed slices of the receive buffer, of the receive type. */
-    if (pc->a.in_place && (pc->a.coll == SCALING_ALLTOALL || pc->a.coll == SCALING_ALLTOALLV))
+    if (pc->a.in_place &&
+        (pc->a.coll == SCALING_COLL_ALLTOALL || pc->a.coll == SCALING_COLL_ALLTOALLV))
         bufs.send_type = pc->recvtype;
     int *vec = call_vectors(pc, &call, &bufs);
     scaling_args_copy *copies = malloc(2 * (size_t)P * sizeof *copies);
@@ -225,18 +226,18 @@ static int run_w1a(const protect_call *pc, protect_comm *pcomm, const protect_ex
 static int send_side(const protect_call *pc)
 {
     scaling_coll c = pc->a.coll;
-    if (c == SCALING_BCAST || pc->a.in_place)
-        return c == SCALING_BCAST || c == SCALING_SCATTER || c == SCALING_SCATTERV;
-    return !((c == SCALING_SCATTER || c == SCALING_SCATTERV) && pc->a.rank != pc->a.root);
+    if (c == SCALING_COLL_BCAST || pc->a.in_place)
+        return c == SCALING_COLL_BCAST || c == SCALING_COLL_SCATTER || c == SCALING_COLL_SCATTERV;
+    return !((c == SCALING_COLL_SCATTER || c == SCALING_COLL_SCATTERV) && pc->a.rank != pc->a.root);
 }
 
 static int recv_side(const protect_call *pc)
 {
     scaling_coll c = pc->a.coll;
     int root = pc->a.rank == pc->a.root;
-    if ((c == SCALING_GATHER || c == SCALING_GATHERV) && !root)
+    if ((c == SCALING_COLL_GATHER || c == SCALING_COLL_GATHERV) && !root)
         return 0;
-    return !((c == SCALING_SCATTER || c == SCALING_SCATTERV) && pc->a.in_place);
+    return !((c == SCALING_COLL_SCATTER || c == SCALING_COLL_SCATTERV) && pc->a.in_place);
 }
 
 static int big_type(int use, uint64_t k, MPI_Datatype base, MPI_Datatype *out)
@@ -271,7 +272,7 @@ static int run_w2(const protect_call *pc, const protect_exec_plan *plan)
     /* One handle for both sides where they share the base type: Open MPI copies a root's own
      * block with memcpy only when its two datatypes are the same handle, and through a convertor
      * otherwise (W2's Gather at 2 ranks took 1.15-1.18 times the plain call with two handles). */
-    int one_type = pc->a.coll == SCALING_BCAST ||
+    int one_type = pc->a.coll == SCALING_COLL_BCAST ||
                    (pc->sendtype == pc->recvtype && send_side(pc) && recv_side(pc));
     if (rc == MPI_SUCCESS)
         rc = big_type(recv_side(pc), plan->w2.k, pc->recvtype, &bufs.recv_type);
@@ -334,18 +335,19 @@ static int completed_request(MPI_Request *request)
 
 int protect_exec_eager(const protect_call *pc, const protect_exec_plan *plan)
 {
-    return pc->nonblocking && (plan->w == SCALING_WA_W1A || plan->w == SCALING_WA_W1B);
+    return pc->nonblocking &&
+           (plan->w == SCALING_CHOICE_WA_W1A || plan->w == SCALING_CHOICE_WA_W1B);
 }
 
 int protect_exec(const protect_call *pc, protect_comm *pcomm, const protect_exec_plan *plan)
 {
     int rc;
     switch (plan->w) {
-    case SCALING_WA_W3:
+    case SCALING_CHOICE_WA_W3:
         return run_w3(pc, plan);
-    case SCALING_WA_W2:
+    case SCALING_CHOICE_WA_W2:
         return run_w2(pc, plan);
-    case SCALING_WA_W1A:
+    case SCALING_CHOICE_WA_W1A:
         rc = run_w1a(pc, pcomm, plan);
         break;
     default:

@@ -102,9 +102,9 @@ int protect_large_vectors_make(const protect_call *pc, const int64_t *true_a, co
     }
     if (a->counts_a) {
         v->counts_a = counts;
-        v->displs_a = (info->vectors & SCALING_VEC_A_DISPLS) ? displs : NULL;
+        v->displs_a = (info->vectors & SCALING_COLL_VEC_A_DISPLS) ? displs : NULL;
     }
-    if (info->vectors & SCALING_VEC_B) {
+    if (info->vectors & SCALING_COLL_VEC_B) {
         v->counts_b = counts + P;
         v->displs_b = displs + P;
     }
@@ -135,30 +135,30 @@ static int issue(const protect_call *pc, scaling_coll coll, const large_call *x,
     if (!fn[req != NULL])
         return MPI_ERR_INTERN;
     switch (coll) {
-    case SCALING_BCAST:
+    case SCALING_COLL_BCAST:
         return ISSUE_C(bcast_c, req, x->r, x->rc, x->rt, x->root, comm);
-    case SCALING_SCATTER:
-    case SCALING_GATHER:
+    case SCALING_COLL_SCATTER:
+    case SCALING_COLL_GATHER:
         return ISSUE_C(rooted_c, req, x->s, x->sc, x->st, x->r, x->rc, x->rt, x->root, comm);
-    case SCALING_SCATTERV:
+    case SCALING_COLL_SCATTERV:
         return ISSUE_C(scatterv_c, req, x->s, x->ca, x->da, x->st, x->r, x->rc, x->rt, x->root,
                        comm);
-    case SCALING_GATHERV:
+    case SCALING_COLL_GATHERV:
         return ISSUE_C(gatherv_c, req, x->s, x->sc, x->st, x->r, x->ca, x->da, x->rt, x->root,
                        comm);
-    case SCALING_ALLGATHER:
-    case SCALING_ALLTOALL:
+    case SCALING_COLL_ALLGATHER:
+    case SCALING_COLL_ALLTOALL:
         return ISSUE_C(all_c, req, x->s, x->sc, x->st, x->r, x->rc, x->rt, comm);
-    case SCALING_ALLGATHERV:
+    case SCALING_COLL_ALLGATHERV:
         return ISSUE_C(allgatherv_c, req, x->s, x->sc, x->st, x->r, x->ca, x->da, x->rt, comm);
-    case SCALING_ALLTOALLV:
+    case SCALING_COLL_ALLTOALLV:
         return ISSUE_C(alltoallv_c, req, x->s, x->ca, x->da, x->st, x->r, x->cb, x->db, x->rt,
                        comm);
-    case SCALING_REDUCE:
+    case SCALING_COLL_REDUCE:
         return ISSUE_C(reduce_c, req, x->s, x->r, x->rc, x->rt, pc->op, x->root, comm);
-    case SCALING_ALLREDUCE:
+    case SCALING_COLL_ALLREDUCE:
         return ISSUE_C(allreduce_c, req, x->s, x->r, x->rc, x->rt, pc->op, comm);
-    default: /* SCALING_REDUCE_SCATTER */
+    default: /* SCALING_COLL_REDUCE_SCATTER */
         return ISSUE_C(reduce_scatter_c, req, x->s, x->r, x->ca, x->rt, pc->op, comm);
     }
 }

@@ -25,9 +25,9 @@
 static int parse_force(const char *text, scaling_choice_workaround *out)
 {
     static const char *const names[] = {"W3", "W2", "W1A", "W1B"};
-    static const scaling_choice_workaround ws[] = {SCALING_WA_W3, SCALING_WA_W2, SCALING_WA_W1A,
-                                                   SCALING_WA_W1B};
-    *out = SCALING_WA_NONE;
+    static const scaling_choice_workaround ws[] = {SCALING_CHOICE_WA_W3, SCALING_CHOICE_WA_W2,
+                                                   SCALING_CHOICE_WA_W1A, SCALING_CHOICE_WA_W1B};
+    *out = SCALING_CHOICE_WA_NONE;
     if (!text || !*text)
         return 0;
     for (size_t i = 0; i < sizeof ws / sizeof *ws; i++)
@@ -68,10 +68,11 @@ static int protect_init(const module_job *job)
     /* A forced W1-A, W1-B or W3 changes every rank's side of the call: the ranks must agree. */
     const char *agree = getenv(MG_ENV_PROTECT_AGREE);
     protect_run_cfg.agree = (agree && strcmp(agree, "1") == 0) ||
-                            protect_run_cfg.force == SCALING_WA_W1A ||
-                            protect_run_cfg.force == SCALING_WA_W1B ||
-                            protect_run_cfg.force == SCALING_WA_W3;
-    if (protect_large_setup() == 0 && protect_run_cfg.force == SCALING_WA_W3 && job->rank == 0) {
+                            protect_run_cfg.force == SCALING_CHOICE_WA_W1A ||
+                            protect_run_cfg.force == SCALING_CHOICE_WA_W1B ||
+                            protect_run_cfg.force == SCALING_CHOICE_WA_W3;
+    if (protect_large_setup() == 0 && protect_run_cfg.force == SCALING_CHOICE_WA_W3 &&
+        job->rank == 0) {
         /* The CLI refuses this (69); set by hand, the cost model chooses instead. */
         interpose_log("protect: W3 was asked for, but this MPI has no MPI-4 large-count "
                       "collectives (MPI_Gatherv_c, ...): the cost model chooses",

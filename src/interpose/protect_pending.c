@@ -34,8 +34,8 @@ enum { NOTED_MAX = 16 };
 static _Thread_local struct {
     MPI_Request *slot;
     MPI_Request request;
-} noted[NOTED_MAX] MG_TLS_FAST;
-static _Thread_local int nnoted MG_TLS_FAST;
+} noted[NOTED_MAX] INTERPOSE_HOOKS_TLS_FAST;
+static _Thread_local int nnoted INTERPOSE_HOOKS_TLS_FAST;
 
 void protect_pending_keep(MPI_Request request, void *block)
 {
@@ -97,7 +97,7 @@ static void release(void)
     nnoted = 0;
 }
 
-#define ON(phase, slots, n) ((phase) == MG_CALL_ENTER ? note((slots), (n)) : release())
+#define ON(phase, slots, n) ((phase) == INTERPOSE_HOOKS_CALL_ENTER ? note((slots), (n)) : release())
 
 static void obs_Wait(int phase, int rc, MPI_Request *request, MPI_Status *status)
 {

@@ -51,9 +51,9 @@ enum { DECISION_WORDS = sizeof(decision) / sizeof(int64_t) };
 /* Per-thread scratch for Detector D (2P int64), a large-count call's vectors widened for the engine
  * (4P int64, at scratch + 2P) and W1-A's group starts (P + 1), grown as needed: one allocation per
  * thread and communicator size, not per call. */
-static _Thread_local int64_t *scratch MG_TLS_FAST;
-static _Thread_local uint32_t *starts MG_TLS_FAST;
-static _Thread_local size_t scratch_procs MG_TLS_FAST;
+static _Thread_local int64_t *scratch INTERPOSE_HOOKS_TLS_FAST;
+static _Thread_local uint32_t *starts INTERPOSE_HOOKS_TLS_FAST;
+static _Thread_local size_t scratch_procs INTERPOSE_HOOKS_TLS_FAST;
 
 static int ensure_scratch(size_t P)
 {
@@ -88,13 +88,13 @@ static int element_size(protect_call *pc, const char **why)
     const scaling_coll_info *info = scaling_coll_get(a->coll);
     int root = a->rank == a->root;
     int send = 1, recv = 1;
-    if (a->coll == SCALING_GATHER || a->coll == SCALING_GATHERV)
+    if (a->coll == SCALING_COLL_GATHER || a->coll == SCALING_COLL_GATHERV)
         recv = root;
-    if (a->coll == SCALING_SCATTER || a->coll == SCALING_SCATTERV)
+    if (a->coll == SCALING_COLL_SCATTER || a->coll == SCALING_COLL_SCATTERV)
         send = root;
-    if (info->reduction || a->coll == SCALING_BCAST)
+    if (info->reduction || a->coll == SCALING_COLL_BCAST)
         send = 0;
-    if (a->in_place && (a->coll == SCALING_SCATTER || a->coll == SCALING_SCATTERV))
+    if (a->in_place && (a->coll == SCALING_COLL_SCATTER || a->coll == SCALING_COLL_SCATTERV))
         recv = 0;
     else if (a->in_place)
         send = 0;
@@ -132,11 +132,11 @@ static int contiguous(const protect_call *pc)
 static void detectors_text(int64_t fired, char *out)
 {
     int n = 0;
-    if (fired & SCALING_FIRED_D)
+    if (fired & SCALING_CHECK_FIRED_D)
         out[n++] = 'D';
-    if (fired & SCALING_FIRED_G)
+    if (fired & SCALING_CHECK_FIRED_G)
         out[n++] = 'G';
-    if (fired & SCALING_FIRED_X)
+    if (fired & SCALING_CHECK_FIRED_X)
         out[n++] = 'X';
     out[n] = '\0';
 }
@@ -196,7 +196,7 @@ static const char *unprotected_why(const scaling_choice *choice, int alone)
 {
     if (!choice->applicable)
         return "no workaround applies (a bound below one element per message?)";
-    if (alone && !(choice->applicable & (1u << SCALING_WA_W2)))
+    if (alone && !(choice->applicable & (1u << SCALING_CHOICE_WA_W2)))
         return "W2 does not apply, and only W2 serves this call without --agree (W1-A, W1-B and "
                "W3 need every rank to agree)";
     return "W1-A, W1-B and a W2 that moves a buffer need contiguous datatypes";
@@ -209,7 +209,7 @@ static void choose(protect_call *pc, const scaling_check_trigger *t, int alone,
                    scaling_choice *choice, decision *d)
 {
     scaling_choice_opts opts = {.contiguous = contiguous(pc),
-                                .excluded = alone ? ~(1u << SCALING_WA_W2) : 0,
+                                .excluded = alone ? ~(1u << SCALING_CHOICE_WA_W2) : 0,
                                 .force = protect_run_cfg.force};
     large_count_opts(pc, t->n, &opts);
     if (scaling_choice_make(bounds_of(pc), &protect_run_cfg.params, &pc->a, t, &opts, t->n, starts,
@@ -238,7 +238,7 @@ static void decide(protect_call *pc, int alone, scaling_check_trigger *t, scalin
     if (t->user_error) {
         note_user_error(pc, t);
         d->action = ACT_USER_ERROR;
-    } else if (t->fired && (alone || pc->a.coll != SCALING_ALLTOALLV)) {
+    } else if (t->fired && (alone || pc->a.coll != SCALING_COLL_ALLTOALLV)) {
         choose(pc, t, alone, choice, d);
     }
 }
@@ -248,7 +248,7 @@ static int agree_root(protect_call *pc, MPI_Comm dup, decision *d)
 {
     if (PMPI_Bcast(d, DECISION_WORDS, MPI_INT64_T, (int)pc->a.root, dup) != MPI_SUCCESS)
         return -1;
-    if (d->action == ACT_WORKAROUND && d->workaround == SCALING_WA_W1A &&
+    if (d->action == ACT_WORKAROUND && d->workaround == SCALING_CHOICE_WA_W1A &&
         PMPI_Bcast(starts, (int)d->ngroups + 1, MPI_UINT32_T, (int)pc->a.root, dup) != MPI_SUCCESS)
         return -1;
     return 0;
@@ -261,14 +261,15 @@ static int agree_root(protect_call *pc, MPI_Comm dup, decision *d)
 static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_check_trigger *t,
                      scaling_choice *choice, decision *d)
 {
-    int64_t mine[5] = {(t->fired & SCALING_FIRED_D) != 0, (t->fired & SCALING_FIRED_G) != 0,
-                       (t->fired & SCALING_FIRED_X) != 0,
+    int64_t mine[5] = {(t->fired & SCALING_CHECK_FIRED_D) != 0,
+                       (t->fired & SCALING_CHECK_FIRED_G) != 0,
+                       (t->fired & SCALING_CHECK_FIRED_X) != 0,
                        d->action == ACT_USER_ERROR || d->action == ACT_UNPROTECTED, t->n};
     int64_t all[5];
     if (PMPI_Allreduce(mine, all, 5, MPI_INT64_T, MPI_MAX, dup) != MPI_SUCCESS)
         return -1;
-    d->fired = (all[0] ? SCALING_FIRED_D : 0) | (all[1] ? SCALING_FIRED_G : 0) |
-               (all[2] ? SCALING_FIRED_X : 0);
+    d->fired = (all[0] ? SCALING_CHECK_FIRED_D : 0) | (all[1] ? SCALING_CHECK_FIRED_G : 0) |
+               (all[2] ? SCALING_CHECK_FIRED_X : 0);
     if (!d->fired || all[3]) {
         d->action = all[3] ? ACT_UNPROTECTED : ACT_PASS;
         return 0;
@@ -281,16 +282,17 @@ static int agree_all(protect_call *pc, MPI_Comm dup, const scaling_check_trigger
     large_count_opts(pc, all[4], &opts);
     int rc = scaling_choice_make(bounds_of(pc), &protect_run_cfg.params, &pc->a, &common, &opts,
                                  all[4], starts, choice);
-    int64_t flags[SCALING_WA_COUNT], agreed[SCALING_WA_COUNT];
-    for (int w = 0; w < SCALING_WA_COUNT; w++)
+    int64_t flags[SCALING_CHOICE_WA_COUNT], agreed[SCALING_CHOICE_WA_COUNT];
+    for (int w = 0; w < SCALING_CHOICE_WA_COUNT; w++)
         flags[w] = rc != 0 || !(choice->usable & (1u << w));
-    if (PMPI_Allreduce(flags, agreed, SCALING_WA_COUNT, MPI_INT64_T, MPI_MAX, dup) != MPI_SUCCESS)
+    if (PMPI_Allreduce(flags, agreed, SCALING_CHOICE_WA_COUNT, MPI_INT64_T, MPI_MAX, dup) !=
+        MPI_SUCCESS)
         return -1;
     unsigned everywhere = 0;
-    for (int w = 0; w < SCALING_WA_COUNT; w++)
+    for (int w = 0; w < SCALING_CHOICE_WA_COUNT; w++)
         everywhere |= agreed[w] ? 0 : 1u << w;
     d->workaround = scaling_choice_agreed(everywhere, protect_run_cfg.force);
-    if (d->workaround == SCALING_WA_NONE) {
+    if (d->workaround == SCALING_CHOICE_WA_NONE) {
         note_unprotected(pc, "no workaround applies on every rank");
         d->action = ACT_UNPROTECTED;
         return 0;
@@ -310,20 +312,20 @@ static int plan_from(const protect_call *pc, const decision *d, const scaling_ch
     plan->true_a = decider ? t->true_a : NULL;
     plan->true_b = decider ? t->true_b : NULL;
     switch (plan->w) {
-    case SCALING_WA_W1B:
+    case SCALING_CHOICE_WA_W1B:
         if (scaling_w1b_plan_make(bounds_of(pc), &protect_run_cfg.params, &pc->a, d->n_global,
                                   &plan->w1b) != 0)
             return -1;
-        if (pc->a.coll != SCALING_ALLTOALLV && !decider) {
+        if (pc->a.coll != SCALING_COLL_ALLTOALLV && !decider) {
             plan->w1b.chunk = d->chunk;
             plan->w1b.rounds = (uint32_t)d->rounds;
         }
         return 0;
-    case SCALING_WA_W1A:
+    case SCALING_CHOICE_WA_W1A:
         plan->w1a.ngroups = (uint32_t)d->ngroups;
         plan->w1a.starts = decider ? choice->w1a.starts : starts;
         return 0;
-    case SCALING_WA_W2:
+    case SCALING_CHOICE_WA_W2:
         /* The deciding rank's own plan (its k and buffer shifts); another rank divides its side by
          * the agreed k. */
         if (decider) {
@@ -333,7 +335,8 @@ static int plan_from(const protect_call *pc, const decision *d, const scaling_ch
         plan->w2.k = (uint64_t)d->k;
         plan->w2.elem_size = pc->a.type_size * (uint64_t)d->k;
         return 0;
-    case SCALING_WA_W3: /* the `_c` call needs only the call and the recovered displacements */
+    case SCALING_CHOICE_WA_W3: /* the `_c` call needs only the call and the recovered displacements
+                                */
         return protect_large_has(pc->a.coll, pc->nonblocking) ? 0 : -1;
     default:
         return -1;
@@ -366,7 +369,7 @@ static void widen_large(protect_call *pc)
         return;
     size_t P = a->nprocs;
     int64_t *w = scratch + 2 * P;
-    if (!(a->coll == SCALING_ALLTOALLV && a->in_place)) {
+    if (!(a->coll == SCALING_COLL_ALLTOALLV && a->in_place)) {
         a->counts64_a = widen_count(pc->lcounts_a, w, P);
         a->displs64_a = widen_displ(pc->ldispls_a, w + P, P);
     }
@@ -379,7 +382,7 @@ static void widen_large(protect_call *pc)
 static int agreeing(scaling_coll c)
 {
     return protect_run_cfg.agree &&
-           (c == SCALING_GATHERV || c == SCALING_SCATTERV || c == SCALING_ALLTOALLV);
+           (c == SCALING_COLL_GATHERV || c == SCALING_COLL_SCATTERV || c == SCALING_COLL_ALLTOALLV);
 }
 
 /* Whether anything can fire on a call of this form before its arguments are looked at: on an int
@@ -425,12 +428,12 @@ static __attribute__((noinline)) int protect_further(protect_call *pc, protect_c
 {
     scaling_coll c = pc->a.coll;
     scaling_args *a = &pc->a;
-    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
-    int alone = !agree && (rooted_vectors || c == SCALING_ALLTOALLV);
+    int rooted_vectors = c == SCALING_COLL_GATHERV || c == SCALING_COLL_SCATTERV;
+    int alone = !agree && (rooted_vectors || c == SCALING_COLL_ALLTOALLV);
     if (ensure_scratch((size_t)pcomm->size) != 0)
         return 0;
-    int gather_scatter = c == SCALING_GATHER || c == SCALING_GATHERV || c == SCALING_SCATTER ||
-                         c == SCALING_SCATTERV;
+    int gather_scatter = c == SCALING_COLL_GATHER || c == SCALING_COLL_GATHERV ||
+                         c == SCALING_COLL_SCATTER || c == SCALING_COLL_SCATTERV;
     if (gather_scatter && a->rank == a->root)
         a->count = pc->root_count;
     if (pc->large)
@@ -454,14 +457,14 @@ static __attribute__((noinline)) int protect_further(protect_call *pc, protect_c
             return 0;
         if (!decider && element_size(pc, &why) != 0)
             a->type_size = 1; /* the root decides; a plan that needs s fails below */
-        int failed = c == SCALING_ALLTOALLV ? agree_all(pc, dup, &t, &choice, &d)
-                                            : agree_root(pc, dup, &d);
+        int failed = c == SCALING_COLL_ALLTOALLV ? agree_all(pc, dup, &t, &choice, &d)
+                                                 : agree_root(pc, dup, &d);
         if (failed)
             return 0;
     }
     if (d.action != ACT_WORKAROUND)
         return 0;
-    if (!decider && d.workaround == SCALING_WA_W2 && d.k == 1)
+    if (!decider && d.workaround == SCALING_CHOICE_WA_W2 && d.k == 1)
         return 0; /* the root only moved its buffer: this rank's side is unchanged */
     protect_exec_plan plan;
     if (plan_from(pc, &d, &t, &choice, decider, &plan) != 0) {
@@ -474,7 +477,7 @@ static __attribute__((noinline)) int protect_further(protect_call *pc, protect_c
     uint32_t reporter = scaling_coll_get(c)->rooted ? a->root : 0;
     char det[4];
     detectors_text(d.fired, det);
-    if (a->rank == reporter || (alone && c == SCALING_ALLTOALLV))
+    if (a->rank == reporter || (alone && c == SCALING_COLL_ALLTOALLV))
         protect_site_note("workaround", pc->fn, det, scaling_choice_name(plan.w),
                           protect_exec_eager(pc, &plan), NULL);
     *rc = protect_exec(pc, pcomm, &plan);
@@ -486,7 +489,7 @@ int protect_run(protect_call *pc, int *rc)
     if (pc->comm == MPI_COMM_NULL)
         return 0;
     scaling_coll c = pc->a.coll;
-    int rooted_vectors = c == SCALING_GATHERV || c == SCALING_SCATTERV;
+    int rooted_vectors = c == SCALING_COLL_GATHERV || c == SCALING_COLL_SCATTERV;
     int agree = agreeing(c);
     protect_comm *pcomm = protect_comm_get(pc->comm);
     if (!pcomm || pcomm->inter)

@@ -18,7 +18,7 @@ typedef struct protect_run_config {
      * application's `_c` calls and W3 */
     scaling_bounds tables[2][2][2];
     scaling_params params;
-    scaling_choice_workaround force; /* SCALING_WA_NONE: choose by cost */
+    scaling_choice_workaround force; /* SCALING_CHOICE_WA_NONE: choose by cost */
     /* Gatherv, Scatterv and Alltoallv agree on each call's plan (a control message per call), so
      * that W1-A, W1-B and W3, which change every rank's side, can serve them; otherwise only W2,
      * which one rank applies to its own side alone, does. */
@@ -64,7 +64,7 @@ static inline int protect_quick_pass(scaling_coll coll, int nonblocking, int in_
         return 0;
     if (pcomm->inter)
         return 1;
-    if ((coll == SCALING_GATHERV || coll == SCALING_SCATTERV) && pcomm->rank != root)
+    if ((coll == SCALING_COLL_GATHERV || coll == SCALING_COLL_SCATTERV) && pcomm->rank != root)
         return 1;
     return scaling_check_plain(coll, (uint32_t)pcomm->size, in_place, counts_a, displs_a, counts_b,
                                displs_b);

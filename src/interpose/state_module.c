@@ -26,7 +26,7 @@ int state_module_publish(const module_job *job)
     const char *token = getenv(MG_ENV_JOB_TOKEN);
     if (!token || !*token)
         return -1;
-    snprintf(segment_name, sizeof segment_name, MG_RANK_STATE_NAME_FORMAT, token, job->rank);
+    snprintf(segment_name, sizeof segment_name, RANK_STATE_NAME_FORMAT, token, job->rank);
     int fd = shm_open(segment_name, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0) {
         interpose_log("rank not published: cannot create shared memory ", segment_name);
@@ -44,11 +44,11 @@ int state_module_publish(const module_job *job)
     s->rank = job->rank;
     s->size = job->size;
     s->pid = (int32_t)getpid();
-    s->version = MG_RANK_STATE_VERSION;
+    s->version = RANK_STATE_VERSION;
     atomic_store_explicit(&s->current_fn, MG_FN_Init, memory_order_relaxed);
     /* The magic goes last so a reader never sees a half-initialised segment as valid. */
     atomic_thread_fence(memory_order_release);
-    s->magic = MG_RANK_STATE_MAGIC;
+    s->magic = RANK_STATE_MAGIC;
     state_module_hot_path.segment = s;
     return 0;
 }
@@ -66,7 +66,8 @@ static int state_init(const module_job *job)
     const char *waits_env = getenv(MG_ENV_STATE_WAITS);
     int waits = waits_env && strcmp(waits_env, "1") == 0;
     for (unsigned fn = 0; fn < MG_FN_COUNT; fn++)
-        state_module_hot_path.fn_kind[fn] = (mpi_function_ids_class_of(fn) == MG_CLASS_POLL
+        state_module_hot_path.fn_kind[fn] = (mpi_function_ids_class_of(fn) ==
+                                                     MG_MPI_FUNCTION_IDS_CLASS_POLL
                                                  ? STATE_MODULE_POLLS
                                                  : 0) |
                                             (waits && state_waits_on_requests(fn)

@@ -30,9 +30,9 @@ typedef struct state_module_hot {
      * read-modify-writes needed otherwise were half the cost of a cheap call
      * (bench/hang/call_cost.sh, docs/hang-measurements.md "Overhead"). */
     int concurrent_calls;
-    /* Per function, whether its entry publishes MG_WAIT_REQUESTS and whether it polls (class
-     * POLL), looked up once at init: a lookup is a call into another unit, a few ns on every MPI
-     * call where this is one load (bench/apps/cost_bound.sh, hpcc's MPI_Testany). */
+    /* Per function, whether its entry publishes RANK_STATE_WAIT_REQUESTS and whether it polls
+     * (class POLL), looked up once at init: a lookup is a call into another unit, a few ns on every
+     * MPI call where this is one load (bench/apps/cost_bound.sh, hpcc's MPI_Testany). */
     uint8_t fn_kind[MG_FN_COUNT];
 } state_module_hot;
 extern __attribute__((visibility("hidden"))) state_module_hot state_module_hot_path;
@@ -44,7 +44,7 @@ static inline void state_module_enter(mpi_function_ids_fn fn)
     rank_state *s = state_module_hot_path.segment;
     atomic_store_explicit(&s->current_fn, fn, memory_order_relaxed);
     if (state_module_hot_path.fn_kind[fn] & STATE_MODULE_WAITS_ON_REQUESTS)
-        atomic_store_explicit(&s->wait_on, MG_WAIT_REQUESTS, memory_order_relaxed);
+        atomic_store_explicit(&s->wait_on, RANK_STATE_WAIT_REQUESTS, memory_order_relaxed);
     if (state_module_hot_path.concurrent_calls) {
         atomic_fetch_add_explicit(&s->threads_in_mpi, 1, memory_order_release);
         return;

@@ -24,15 +24,15 @@ static uint64_t comm_id(MPI_Comm comm)
 
 static int32_t rank_or_any(int rank)
 {
-    return rank == MPI_ANY_SOURCE ? MG_PEER_ANY : rank;
+    return rank == MPI_ANY_SOURCE ? RANK_STATE_PEER_ANY : rank;
 }
 
 static void publish(int phase, uint32_t on, int rank, int tag, MPI_Comm comm)
 {
-    if (phase != MG_CALL_ENTER)
+    if (phase != INTERPOSE_HOOKS_CALL_ENTER)
         return;
     atomic_store_explicit(&state->wait_peer, rank_or_any(rank), memory_order_relaxed);
-    atomic_store_explicit(&state->wait_tag, tag == MPI_ANY_TAG ? MG_TAG_ANY : tag,
+    atomic_store_explicit(&state->wait_tag, tag == MPI_ANY_TAG ? RANK_STATE_TAG_ANY : tag,
                           memory_order_relaxed);
     atomic_store_explicit(&state->wait_comm, comm_id(comm), memory_order_relaxed);
     atomic_store_explicit(&state->wait_on, on, memory_order_relaxed);
@@ -40,12 +40,12 @@ static void publish(int phase, uint32_t on, int rank, int tag, MPI_Comm comm)
 
 static void post(int phase, int rank, int tag, MPI_Comm comm)
 {
-    if (phase != MG_CALL_ENTER)
+    if (phase != INTERPOSE_HOOKS_CALL_ENTER)
         return;
     uint32_t slot = atomic_load_explicit(&state->posted, memory_order_relaxed);
-    uint32_t i = slot % MG_RANK_STATE_POSTED;
+    uint32_t i = slot % RANK_STATE_POSTED;
     atomic_store_explicit(&state->posted_peer[i], rank_or_any(rank), memory_order_relaxed);
-    atomic_store_explicit(&state->posted_tag[i], tag == MPI_ANY_TAG ? MG_TAG_ANY : tag,
+    atomic_store_explicit(&state->posted_tag[i], tag == MPI_ANY_TAG ? RANK_STATE_TAG_ANY : tag,
                           memory_order_relaxed);
     atomic_store_explicit(&state->posted_comm[i], comm_id(comm), memory_order_relaxed);
     atomic_store_explicit(&state->posted, slot + 1, memory_order_relaxed);
@@ -55,14 +55,14 @@ static void post(int phase, int rank, int tag, MPI_Comm comm)
  * epoch of MPI_COMM_WORLD's collectives moves on entry. */
 static void collective(int phase, int root, MPI_Comm comm)
 {
-    if (phase != MG_CALL_ENTER)
+    if (phase != INTERPOSE_HOOKS_CALL_ENTER)
         return;
     if (comm == MPI_COMM_WORLD)
         atomic_store_explicit(
             &state->world_collectives,
             atomic_load_explicit(&state->world_collectives, memory_order_relaxed) + 1,
             memory_order_relaxed);
-    publish(phase, root >= 0 ? MG_WAIT_ROOT : MG_WAIT_ALL, root, MPI_ANY_TAG, comm);
+    publish(phase, root >= 0 ? RANK_STATE_WAIT_ROOT : RANK_STATE_WAIT_ALL, root, MPI_ANY_TAG, comm);
 }
 
 /* A new communicator whose ranks are the world's, in the same order, joins world_like (while
@@ -72,8 +72,8 @@ static void created(int phase, int rc, MPI_Comm comm)
 {
     uint32_t n = atomic_load_explicit(&state->world_like_count, memory_order_relaxed);
     int same = MPI_UNEQUAL;
-    if (phase != MG_CALL_EXIT || rc != MPI_SUCCESS || comm == MPI_COMM_NULL ||
-        n >= MG_RANK_STATE_WORLD_LIKE || PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) != 0 ||
+    if (phase != INTERPOSE_HOOKS_CALL_EXIT || rc != MPI_SUCCESS || comm == MPI_COMM_NULL ||
+        n >= RANK_STATE_WORLD_LIKE || PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) != 0 ||
         (same != MPI_IDENT && same != MPI_CONGRUENT))
         return;
     atomic_store_explicit(&state->world_like[n], comm_id(comm), memory_order_relaxed);
@@ -110,7 +110,7 @@ static void obs_Cart_create(int phase, int rc, MPI_Comm comm, int ndims, const i
                            int dest, int tag, MPI_Comm comm)                                       \
     {                                                                                              \
         (void)rc, (void)buf, (void)count, (void)dt;                                                \
-        publish(phase, MG_WAIT_PEER, dest, tag, comm);                                             \
+        publish(phase, RANK_STATE_WAIT_PEER, dest, tag, comm);                                     \
     }
 BLOCKING_SEND(Send)
 BLOCKING_SEND(Ssend)
@@ -132,7 +132,7 @@ static void obs_Recv(int phase, int rc, void *buf, int count, MPI_Datatype dt, i
                      MPI_Comm comm, MPI_Status *status)
 {
     (void)rc, (void)buf, (void)count, (void)dt, (void)status;
-    publish(phase, MG_WAIT_PEER, source, tag, comm);
+    publish(phase, RANK_STATE_WAIT_PEER, source, tag, comm);
 }
 
 /* The receive half: a send of a sendrecv that blocks is the other side's receive not posted, seen
@@ -143,13 +143,13 @@ static void obs_Sendrecv(int phase, int rc, const void *sbuf, int scount, MPI_Da
 {
     (void)rc, (void)sbuf, (void)scount, (void)stype, (void)dest, (void)stag, (void)rbuf;
     (void)rcount, (void)rtype, (void)status;
-    publish(phase, MG_WAIT_PEER, source, rtag, comm);
+    publish(phase, RANK_STATE_WAIT_PEER, source, rtag, comm);
 }
 
 static void obs_Probe(int phase, int rc, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     (void)rc, (void)status;
-    publish(phase, MG_WAIT_PEER, source, tag, comm);
+    publish(phase, RANK_STATE_WAIT_PEER, source, tag, comm);
 }
 
 static void obs_Barrier(int phase, int rc, MPI_Comm comm)

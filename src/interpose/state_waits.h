@@ -10,11 +10,11 @@
 #include <stdbool.h>
 
 /* Installs the observers that publish into s (borrowed until state_waits_remove), where no other
- * module owns them: a call another module observes publishes nothing (MG_WAIT_NOTHING). */
+ * module owns them: a call another module observes publishes nothing (RANK_STATE_WAIT_NOTHING). */
 void state_waits_install(rank_state *s);
 void state_waits_remove(void);
-/* Whether fn waits for the requests posted (MG_WAIT_REQUESTS), which the state module's enter hook
- * publishes itself while the observers are installed. */
+/* Whether fn waits for the requests posted (RANK_STATE_WAIT_REQUESTS), which the state module's
+ * enter hook publishes itself while the observers are installed. */
 bool state_waits_on_requests(mpi_function_ids_fn fn);
 
 #endif

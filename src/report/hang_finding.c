@@ -52,18 +52,18 @@ json_object *hang_finding_waits_json(const rank_state *state,
     static const char *const names[] = {"nothing", "peer", "root", "all", "requests"};
     uint32_t on = atomic_load_explicit(&state->wait_on, memory_order_relaxed);
     json_object *w = json_object_new_object();
-    json_object_object_add(w, "on",
-                           json_object_new_string(on <= MG_WAIT_REQUESTS ? names[on] : "nothing"));
-    if (on == MG_WAIT_PEER || on == MG_WAIT_ROOT || on == MG_WAIT_ALL)
+    json_object_object_add(
+        w, "on", json_object_new_string(on <= RANK_STATE_WAIT_REQUESTS ? names[on] : "nothing"));
+    if (on == RANK_STATE_WAIT_PEER || on == RANK_STATE_WAIT_ROOT || on == RANK_STATE_WAIT_ALL)
         json_object_object_add(
             w, "call",
             peer_json(state, atomic_load_explicit(&state->wait_peer, memory_order_relaxed),
                       atomic_load_explicit(&state->wait_tag, memory_order_relaxed),
                       atomic_load_explicit(&state->wait_comm, memory_order_relaxed), world_like));
-    if (on == MG_WAIT_REQUESTS) {
+    if (on == RANK_STATE_WAIT_REQUESTS) {
         json_object *posted_json = json_object_new_array();
         uint32_t posted = atomic_load_explicit(&state->posted, memory_order_relaxed);
-        for (uint32_t i = 0; i < posted && i < MG_RANK_STATE_POSTED; i++)
+        for (uint32_t i = 0; i < posted && i < RANK_STATE_POSTED; i++)
             json_object_array_add(
                 posted_json,
                 peer_json(state, atomic_load_explicit(&state->posted_peer[i], memory_order_relaxed),

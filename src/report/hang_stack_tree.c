@@ -34,10 +34,10 @@ int hang_stack_tree_create(hang_stack_tree **out)
         t->nodes = calloc(TREE_MAX_NODES, sizeof *t->nodes);
     if (!t || !t->nodes) {
         free(t);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     *out = t;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void hang_stack_tree_destroy(hang_stack_tree *t)

@@ -12,7 +12,7 @@
 
 typedef struct hang_stack_tree hang_stack_tree;
 
-/* An empty tree. Errors: MG_ENOMEM. */
+/* An empty tree. Errors: MG_ERROR_ENOMEM. */
 int hang_stack_tree_create(hang_stack_tree **out);
 void hang_stack_tree_destroy(hang_stack_tree *t);
 

@@ -38,7 +38,7 @@ report_doc *report_create(const char *tool, const char *version, char *const *co
     if (!r)
         return NULL;
     r->root = json_object_new_object();
-    json_object_object_add(r->root, "schema", json_object_new_string(MG_REPORT_SCHEMA));
+    json_object_object_add(r->root, "schema", json_object_new_string(REPORT_SCHEMA));
     json_object_object_add(r->root, "tool", json_object_new_string(tool));
     json_object_object_add(r->root, "version", json_object_new_string(version));
     json_object *cmd = json_object_new_array();
@@ -268,14 +268,14 @@ int report_write(const report_doc *r, const char *path, char *err, size_t errlen
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
         snprintf(err, errlen, "report path '%s' is too long", path);
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     const char *text = json_object_to_json_string_ext(r->root, JSON_C_TO_STRING_PRETTY |
                                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(err, errlen, "cannot write report '%s': %s", path, strerror(errno));
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
     int failed = write_all(fd, text, strlen(text)) || write_all(fd, "\n", 1);
     int saved = errno;
@@ -290,9 +290,9 @@ int report_write(const report_doc *r, const char *path, char *err, size_t errlen
     if (failed) {
         unlink(tmp);
         snprintf(err, errlen, "cannot write report '%s': %s", path, strerror(saved));
-        return MG_EIO;
+        return MG_ERROR_EIO;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int report_load(const char *path, report_doc **out, char *err, size_t errlen)
@@ -304,12 +304,12 @@ int report_load(const char *path, report_doc **out, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read report '%s': %s", path, strerror(errno));
         if (in)
             fclose(in);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     if (S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "'%s' is a directory, not a report", path);
         fclose(in);
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     json_tokener *tok = json_tokener_new();
     json_object *root = NULL;
@@ -327,7 +327,7 @@ int report_load(const char *path, report_doc **out, char *err, size_t errlen)
     if (total == 0) {
         snprintf(err, errlen, "'%s' is empty: no report in it", path);
         json_tokener_free(tok);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     if (jerr != json_tokener_success || !root) {
         snprintf(err, errlen, "'%s' is not valid JSON: %s", path,
@@ -335,7 +335,7 @@ int report_load(const char *path, report_doc **out, char *err, size_t errlen)
                                                : json_tokener_error_desc(jerr));
         json_tokener_free(tok);
         json_object_put(root);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     json_tokener_free(tok);
     int rc = report_schema_validate(root, path, err, errlen);
@@ -346,12 +346,12 @@ int report_load(const char *path, report_doc **out, char *err, size_t errlen)
     report_doc *r = calloc(1, sizeof *r);
     if (!r) {
         json_object_put(root);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     r->root = root;
     json_object_object_get_ex(root, "findings", &r->findings);
     *out = r;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 json_object *report_root(const report_doc *r)

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define MG_REPORT_SCHEMA "mpiguard-report/1"
+#define REPORT_SCHEMA "mpiguard-report/1"
 
 typedef struct report_doc report_doc;
 typedef struct json_object report_entry; /* a finding is a JSON object inside the report */
@@ -67,12 +67,13 @@ size_t report_finding_count(const report_doc *r);
 report_entry *report_finding(const report_doc *r, size_t i);
 
 /* Writes the report to path atomically (a temporary file renamed over it). On failure returns a
- * negative MG_E* code, leaves any earlier file intact, and writes the reason into err. */
+ * negative MG_ERROR_E* code, leaves any earlier file intact, and writes the reason into err. */
 int report_write(const report_doc *r, const char *path, char *err, size_t errlen);
 
-/* Loads and validates a report. MG_ENOENT (missing, unreadable or a directory), MG_EFORMAT
- * (empty, not JSON, or not the schema: docs/report-schema.md, "Validation") or MG_EVERSION
- * (another schema version); err names the file and the problem (for the schema, the JSON path). */
+/* Loads and validates a report. MG_ERROR_ENOENT (missing, unreadable or a directory),
+ * MG_ERROR_EFORMAT (empty, not JSON, or not the schema: docs/report-schema.md, "Validation") or
+ * MG_ERROR_EVERSION (another schema version); err names the file and the problem (for the schema,
+ * the JSON path). */
 int report_load(const char *path, report_doc **out, char *err, size_t errlen);
 
 /* Renderers. The banner is the stable one-line form of a finding for stderr:

@@ -218,7 +218,7 @@ int report_class_select(const char *spec, unsigned char *selected, size_t nselec
 {
     if (nselected < NCLASSES) {
         snprintf(err, errlen, "room for %zu classes, not %d", nselected, NCLASSES);
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     memset(selected, 0, nselected);
     if (spec[0] == '-')
@@ -233,11 +233,11 @@ int report_class_select(const char *spec, unsigned char *selected, size_t nselec
                      "--checks: '%.*s' is neither a group of checks (%sall) nor a class of check "
                      "(docs/check.md lists them)",
                      (int)(len - (size_t)leave_out), word + leave_out, groups);
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         word += len + (word[len] == ',');
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void report_class_list(const unsigned char *selected, int want, char *out, size_t outlen)

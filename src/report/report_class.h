@@ -29,7 +29,8 @@ size_t report_class_count(void);
 /* Which of check's classes `--checks SPEC` selects: selected[i] for class i of the table (0 for
  * other tools' classes). SPEC is a comma list of groups or class names, "all", each optionally
  * preceded by '-' to leave it out; a list starting with a '-' item starts from all of them.
- * Returns 0, or MG_EINVAL with err naming the word that is neither a group nor a class of check. */
+ * Returns 0, or MG_ERROR_EINVAL with err naming the word that is neither a group nor a class of
+ * check. */
 int report_class_select(const char *spec, unsigned char *selected, size_t nselected, char *err,
                         size_t errlen);
 

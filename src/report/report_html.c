@@ -94,7 +94,7 @@ static void render_sites(json_object *sites, FILE *out)
             escaped(file, out);
             fprintf(out, ":%d</code>", line);
             if (report_site_is_procedure_line(s))
-                fputs(" " MG_REPORT_PROCEDURE_LINE, out);
+                fputs(" " REPORT_INTERNAL_PROCEDURE_LINE, out);
         } else {
             fputs("unknown", out);
         }

@@ -62,7 +62,7 @@ static void render_sites(json_object *sites, const char *indent, FILE *out)
         else
             fputs(" at an unknown source line", out);
         if (report_site_is_procedure_line(s))
-            fputs(" " MG_REPORT_PROCEDURE_LINE, out);
+            fputs(" " REPORT_INTERNAL_PROCEDURE_LINE, out);
         fputc('\n', out);
     }
 }

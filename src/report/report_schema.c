@@ -147,13 +147,13 @@ static void describe_expected(const field_rule *rule, char *out, size_t outlen)
 }
 
 /* Writes why the value at `where` breaks rule ("is missing", "is a string", "is \"haang\"") and
- * returns MG_EFORMAT. */
+ * returns MG_ERROR_EFORMAT. */
 static int refuse(const field_rule *rule, const char *where, const char *found, const walk *w)
 {
     char expected[1024];
     describe_expected(rule, expected, sizeof expected);
     snprintf(w->err, w->errlen, "'%s': %s is %s (expected %s)", w->file, where, found, expected);
-    return MG_EFORMAT;
+    return MG_ERROR_EFORMAT;
 }
 
 /* Checks one value of rule's path (present: the key exists, its value possibly JSON null). */
@@ -161,16 +161,16 @@ static int check_value(const field_rule *rule, int present, json_object *value, 
                        const walk *w)
 {
     if (!present)
-        return rule->required ? refuse(rule, where, "missing", w) : MG_OK;
+        return rule->required ? refuse(rule, where, "missing", w) : MG_ERROR_OK;
     json_type type = json_object_get_type(value);
     if (!(rule->types & (1u << type)))
         return refuse(rule, where, type_words[type], w);
     const char *const *values = allowed_values(rule);
     if (!values || type != json_type_string)
-        return MG_OK;
+        return MG_ERROR_OK;
     for (int i = 0; values[i]; i++)
         if (strcmp(values[i], json_object_get_string(value)) == 0)
-            return MG_OK;
+            return MG_ERROR_OK;
     char quoted[128];
     snprintf(quoted, sizeof quoted, "\"%s\"", json_object_get_string(value));
     return refuse(rule, where, quoted, w);
@@ -186,7 +186,7 @@ static int check_below(const field_rule *rule, json_object *node, const char *re
         rest++;
     if (strncmp(rest, "[]", 2) == 0) {
         if (!json_object_is_type(node, json_type_array))
-            return MG_OK;
+            return MG_ERROR_OK;
         for (size_t i = 0; i < json_object_array_length(node); i++) {
             size_t n = used + (size_t)snprintf(where + used, wherelen - used, "[%zu]", i);
             json_object *element = json_object_array_get_idx(node, i);
@@ -195,10 +195,10 @@ static int check_below(const field_rule *rule, json_object *node, const char *re
             if (rc)
                 return rc;
         }
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (!json_object_is_type(node, json_type_object))
-        return MG_OK;
+        return MG_ERROR_OK;
     size_t len = strcspn(rest, ".[");
     size_t n = used + (size_t)snprintf(where + used, wherelen - used, "%s%.*s", used ? "." : "",
                                        (int)len, rest);
@@ -208,7 +208,7 @@ static int check_below(const field_rule *rule, json_object *node, const char *re
     int present = json_object_object_get_ex(node, key, &value);
     if (!rest[len])
         return check_value(rule, present, value, where, w);
-    return present ? check_below(rule, value, rest + len, where, n, wherelen, w) : MG_OK;
+    return present ? check_below(rule, value, rest + len, where, n, wherelen, w) : MG_ERROR_OK;
 }
 
 int report_schema_validate(json_object *root, const char *file, char *err, size_t errlen)
@@ -216,17 +216,17 @@ int report_schema_validate(json_object *root, const char *file, char *err, size_
     json_object *o;
     if (!json_object_is_type(root, json_type_object)) {
         snprintf(err, errlen, "'%s' is JSON but not an mpiguard report (not an object)", file);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     if (!json_object_object_get_ex(root, "schema", &o) ||
         !json_object_is_type(o, json_type_string)) {
         snprintf(err, errlen, "'%s' is not an mpiguard report (no \"schema\" field)", file);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
-    if (strcmp(json_object_get_string(o), MG_REPORT_SCHEMA) != 0) {
+    if (strcmp(json_object_get_string(o), REPORT_SCHEMA) != 0) {
         snprintf(err, errlen, "'%s' has schema '%s'; this mpiguard reads '%s'", file,
-                 json_object_get_string(o), MG_REPORT_SCHEMA);
-        return MG_EVERSION;
+                 json_object_get_string(o), REPORT_SCHEMA);
+        return MG_ERROR_EVERSION;
     }
     const walk w = {file, err, errlen};
     for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) {
@@ -235,5 +235,5 @@ int report_schema_validate(json_object *root, const char *file, char *err, size_
         if (rc)
             return rc;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }

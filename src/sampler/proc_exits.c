@@ -66,7 +66,8 @@ static int subscribe(int fd, enum proc_cn_mcast_op op)
     request.message.id.val = CN_VAL_PROC;
     request.message.len = sizeof request.op;
     request.op = op;
-    return send(fd, &request, sizeof request, 0) == (ssize_t)sizeof request ? MG_OK : MG_ESYS;
+    return send(fd, &request, sizeof request, 0) == (ssize_t)sizeof request ? MG_ERROR_OK
+                                                                            : MG_ERROR_ESYS;
 }
 
 /* One generic netlink request: cmd of family with one attribute. */
@@ -89,8 +90,8 @@ static int stats_request(int fd, uint16_t family, uint8_t cmd, uint16_t type, co
     request.attr.nla_len = (uint16_t)(NLA_HDRLEN + len);
     memcpy(request.value, value, len);
     return send(fd, &request, request.header.nlmsg_len, 0) == (ssize_t)request.header.nlmsg_len
-               ? MG_OK
-               : MG_ESYS;
+               ? MG_ERROR_OK
+               : MG_ERROR_ESYS;
 }
 
 /* The payload of the first attribute of type among the len bytes of attributes at start, and its
@@ -119,7 +120,7 @@ static uint16_t stats_family(int fd)
 {
     char buffer[4096] __attribute__((aligned(NLMSG_ALIGNTO)));
     if (stats_request(fd, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, CTRL_ATTR_FAMILY_NAME,
-                      TASKSTATS_GENL_NAME) != MG_OK)
+                      TASKSTATS_GENL_NAME) != MG_ERROR_OK)
         return 0;
     ssize_t got = recv(fd, buffer, sizeof buffer, 0);
     const struct nlmsghdr *h = (const struct nlmsghdr *)buffer;
@@ -147,7 +148,7 @@ static int open_stats(void)
     if (family && flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0) {
         enlarge(fd);
         if (stats_request(fd, family, TASKSTATS_CMD_GET, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK,
-                          cpus) == MG_OK)
+                          cpus) == MG_ERROR_OK)
             return fd;
     }
     close(fd);
@@ -157,34 +158,35 @@ static int open_stats(void)
 int proc_exits_open(int npids, proc_exits **out)
 {
     if (npids <= 0 || !out)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     proc_exits *e = calloc(1, sizeof *e);
     struct watched *procs = calloc((size_t)npids, sizeof *procs);
     if (!e || !procs) {
         free(e);
         free(procs);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     int fd = socket(PF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_CONNECTOR);
     struct sockaddr_nl address = {.nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC};
-    int rc = fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) ? MG_ESYS : MG_OK;
-    if (rc == MG_OK)
+    int rc = fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) ? MG_ERROR_ESYS
+                                                                             : MG_ERROR_OK;
+    if (rc == MG_ERROR_OK)
         enlarge(fd);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = subscribe(fd, PROC_CN_MCAST_LISTEN);
-    if (rc != MG_OK) {
-        /* the refusal comes from bind or send, as EPERM; keep errno for MG_ESYS */
+    if (rc != MG_ERROR_OK) {
+        /* the refusal comes from bind or send, as EPERM; keep errno for MG_ERROR_ESYS */
         int err = errno;
         if (fd >= 0)
             close(fd);
         free(e);
         free(procs);
         errno = err;
-        return err == EPERM || err == EACCES ? MG_EPERM : rc;
+        return err == EPERM || err == EACCES ? MG_ERROR_EPERM : rc;
     }
     *e = (proc_exits){.fd = fd, .n = npids, .procs = procs, .stats_fd = open_stats()};
     *out = e;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void proc_exits_close(proc_exits *e)
@@ -275,7 +277,7 @@ static void poll_stats(proc_exits *e)
 int proc_exits_poll(proc_exits *e)
 {
     if (!e)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (e->stats_fd >= 0)
         poll_stats(e);
     char buffer[8192] __attribute__((aligned(NLMSG_ALIGNTO)));
@@ -296,7 +298,7 @@ int proc_exits_poll(proc_exits *e)
                 recorded += record(e, (const struct proc_event *)message->data);
         }
     }
-    return dropped ? MG_EFULL : recorded;
+    return dropped ? MG_ERROR_EFULL : recorded;
 }
 
 bool proc_exits_status(const proc_exits *e, int i, int *wait_status, uint64_t *when_ns)

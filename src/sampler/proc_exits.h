@@ -11,8 +11,9 @@
 typedef struct proc_exits proc_exits;
 
 /* Starts listening for the exits of npids processes (pids may be 0 until known: set them with
- * proc_exits_set_pid). 0 ok; MG_EPERM when the kernel refuses (no CAP_NET_ADMIN, a container);
- * MG_ESYS on another socket error (errno set); MG_ENOMEM. *out is set only on success. */
+ * proc_exits_set_pid). 0 ok; MG_ERROR_EPERM when the kernel refuses (no CAP_NET_ADMIN, a
+ * container); MG_ERROR_ESYS on another socket error (errno set); MG_ERROR_ENOMEM. *out is set only
+ * on success. */
 int proc_exits_open(int npids, proc_exits **out);
 void proc_exits_close(proc_exits *e);
 
@@ -20,8 +21,8 @@ void proc_exits_close(proc_exits *e);
 void proc_exits_set_pid(proc_exits *e, int i, int pid);
 
 /* Takes every event announced so far without waiting, recording the first exit of each watched
- * process. Returns the number of watched exits recorded by this call; MG_EFULL when the kernel
- * dropped events (a busy machine filled the socket): an exit may be missing then. */
+ * process. Returns the number of watched exits recorded by this call; MG_ERROR_EFULL when the
+ * kernel dropped events (a busy machine filled the socket): an exit may be missing then. */
 int proc_exits_poll(proc_exits *e);
 
 /* The exit of the process at index i, when seen: its wait status (WIFSIGNALED, WEXITSTATUS apply)

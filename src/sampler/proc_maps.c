@@ -39,7 +39,7 @@ static int parse_line(char *line, const char *const *prefixes, proc_maps_entry *
     if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*x:%*x %" SCNu64 "%n", &start, &end,
                perms, &offset, &inode, &consumed) != 5 ||
         consumed < 0 || end < start) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     char *path = line + consumed;
     while (*path == ' ' || *path == '\t') {
@@ -49,7 +49,7 @@ static int parse_line(char *line, const char *const *prefixes, proc_maps_entry *
     e->end = end;
     e->path = *path ? path : NULL;
     e->in_mpi = has_mpi_prefix(e->path, prefixes);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -67,7 +67,7 @@ static int parse_lines(proc_maps *m, const char *const *prefixes)
     lines += m->text_len > 0 && m->text[m->text_len - 1] != '\n';
     m->entries = calloc(lines ? lines : 1, sizeof *m->entries);
     if (!m->entries) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     char *save = NULL;
     for (char *line = strtok_r(m->storage, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -78,23 +78,23 @@ static int parse_lines(proc_maps *m, const char *const *prefixes)
         m->count++;
     }
     qsort(m->entries, m->count, sizeof *m->entries, entry_cmp);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int proc_maps_parse(const char *text, size_t len, const char *const *mpi_prefixes, proc_maps **out)
 {
     if (!text || !out) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     proc_maps *m = calloc(1, sizeof *m);
     if (!m) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     m->text = malloc(len + 1);
     m->storage = malloc(len + 1);
     if (!m->text || !m->storage) {
         proc_maps_free(m);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     memcpy(m->text, text, len);
     m->text[len] = '\0';
@@ -107,18 +107,18 @@ int proc_maps_parse(const char *text, size_t len, const char *const *mpi_prefixe
         return rc;
     }
     *out = m;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int errno_to_mg(int err)
 {
     if (err == ENOENT || err == ESRCH) {
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     if (err == EACCES || err == EPERM) {
-        return MG_EPERM;
+        return MG_ERROR_EPERM;
     }
-    return MG_EIO;
+    return MG_ERROR_EIO;
 }
 
 /* Reads the whole file into a malloc'd buffer (proc files have no size, so grow until EOF). */
@@ -127,12 +127,12 @@ static int read_all(int fd, char **buf_out, size_t *len_out)
     size_t cap = MAPS_INITIAL_BUFFER, len = 0;
     char *buf = malloc(cap);
     if (!buf) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (;;) {
         if (len == cap) {
             int rc = mg_array_reserve((void **)&buf, &cap, cap + 1, 1);
-            if (rc != MG_OK) {
+            if (rc != MG_ERROR_OK) {
                 free(buf);
                 return rc;
             }
@@ -153,13 +153,13 @@ static int read_all(int fd, char **buf_out, size_t *len_out)
     }
     *buf_out = buf;
     *len_out = len;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int proc_maps_read(pid_t pid, const char *const *mpi_prefixes, proc_maps **out)
 {
     if (pid <= 0 || !out) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/maps", (int)pid);
@@ -175,7 +175,7 @@ int proc_maps_read(pid_t pid, const char *const *mpi_prefixes, proc_maps **out)
         return rc;
     }
     /* A process that has exited (a zombie) shows an empty map. */
-    rc = len == 0 ? MG_ENOENT : proc_maps_parse(buf, len, mpi_prefixes, out);
+    rc = len == 0 ? MG_ERROR_ENOENT : proc_maps_parse(buf, len, mpi_prefixes, out);
     free(buf);
     return rc;
 }

@@ -26,12 +26,14 @@ typedef struct proc_maps {
 
 /* Parses maps text (the /proc/PID/maps format). mpi_prefixes is a NULL-terminated list of base-name
  * prefixes (e.g. "libmpi.") that mark a mapping as part of MPI; NULL means none. On success *out
- * owns a copy of the text. Returns MG_EINVAL for NULL arguments, MG_EFORMAT when a line is not a
- * maps line, MG_ENOMEM; *out is left unchanged on failure. Thread-safe, not signal-safe. */
+ * owns a copy of the text. Returns MG_ERROR_EINVAL for NULL arguments, MG_ERROR_EFORMAT when a line
+ * is not a maps line, MG_ERROR_ENOMEM; *out is left unchanged on failure. Thread-safe, not
+ * signal-safe. */
 int proc_maps_parse(const char *text, size_t len, const char *const *mpi_prefixes, proc_maps **out);
 
-/* Reads and parses /proc/PID/maps. Returns MG_ENOENT when the process does not exist, MG_EPERM
- * when the kernel refuses to show it, MG_EIO on a failed read, or what proc_maps_parse returns. */
+/* Reads and parses /proc/PID/maps. Returns MG_ERROR_ENOENT when the process does not exist,
+ * MG_ERROR_EPERM when the kernel refuses to show it, MG_ERROR_EIO on a failed read, or what
+ * proc_maps_parse returns. */
 int proc_maps_read(pid_t pid, const char *const *mpi_prefixes, proc_maps **out);
 
 /* The entry whose range holds addr, or NULL. O(log n). The pointer lives as long as maps. */

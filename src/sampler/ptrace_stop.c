@@ -34,16 +34,16 @@ int ptrace_stop_create(pid_t pid, const ptrace_stop_params *params, ptrace_stop 
 {
     if (pid <= 0 || !params || !out || params->timeout_ns < 0 || params->spin_ns < 0 ||
         params->poll_min_ns <= 0 || params->poll_max_ns < params->poll_min_ns) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     ptrace_stop *ps = calloc(1, sizeof *ps);
     if (!ps) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     ps->pid = pid;
     ps->params = *params;
     *out = ps;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int64_t now_ns(void)
@@ -67,12 +67,12 @@ static int append_thread(ptrace_stop *ps, pid_t tid, ptrace_stop_thread **out)
 {
     int rc = mg_array_reserve((void **)&ps->threads, &ps->capacity, ps->count + 1,
                               sizeof *ps->threads);
-    if (rc != MG_OK) {
+    if (rc != MG_ERROR_OK) {
         return rc;
     }
     *out = &ps->threads[ps->count++];
     **out = (ptrace_stop_thread){.tid = tid, .state = PTRACE_STOP_GONE, .stop_ns = -1};
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* A thread the kernel refuses to seize may just be dying: a zombie cannot be traced. */
@@ -100,13 +100,13 @@ static int seize(ptrace_stop *ps, ptrace_stop_thread *t)
 {
     if (ptrace(PTRACE_SEIZE, t->tid, NULL, NULL) != 0) {
         if (errno == ESRCH || (errno == EPERM && thread_is_dead(ps->pid, t->tid))) {
-            return MG_OK;
+            return MG_ERROR_OK;
         }
-        return errno == EPERM ? MG_EPERM : MG_ESYS;
+        return errno == EPERM ? MG_ERROR_EPERM : MG_ERROR_ESYS;
     }
     t->state = PTRACE_STOP_SEIZED;
     t->signal = 0;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void interrupt(ptrace_stop_thread *t, int64_t now)
@@ -138,13 +138,13 @@ static int seize_new_threads(ptrace_stop *ps, bool (*skip)(pid_t, void *), void 
     snprintf(path, sizeof path, "/proc/%d/task", (int)ps->pid);
     DIR *dir = opendir(path);
     if (!dir) {
-        return errno == ENOENT || errno == ESRCH ? MG_ENOENT : MG_ESYS;
+        return errno == ENOENT || errno == ESRCH ? MG_ERROR_ENOENT : MG_ERROR_ESYS;
     }
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     size_t first_new = ps->count;
     *added = 0;
     struct dirent *de;
-    while (rc == MG_OK && (de = readdir(dir)) != NULL) {
+    while (rc == MG_ERROR_OK && (de = readdir(dir)) != NULL) {
         char *end;
         long tid = strtol(de->d_name, &end, 10);
         if (*end != '\0' || tid <= 0 || tid > INT_MAX || tid == ps->pid ||
@@ -157,7 +157,7 @@ static int seize_new_threads(ptrace_stop *ps, bool (*skip)(pid_t, void *), void 
             continue;
         }
         rc = append_thread(ps, (pid_t)tid, &t);
-        if (rc == MG_OK) {
+        if (rc == MG_ERROR_OK) {
             rc = seize(ps, t);
         }
     }
@@ -216,8 +216,8 @@ static void pause_ns(int64_t ns)
     nanosleep(&ts, NULL);
 }
 
-/* Waits until no thread is SEIZED, of the taken ones only when only_taken. Returns 0, MG_ETIMEOUT
- * at the deadline or MG_ESTATE on abort. */
+/* Waits until no thread is SEIZED, of the taken ones only when only_taken. Returns 0,
+ * MG_ERROR_ETIMEOUT at the deadline or MG_ERROR_ESTATE on abort. */
 static int wait_seized(ptrace_stop *ps, bool only_taken, int64_t start, int64_t deadline,
                        const atomic_int *abort)
 {
@@ -233,14 +233,14 @@ static int wait_seized(ptrace_stop *ps, bool only_taken, int64_t start, int64_t 
             }
         }
         if (pending == 0) {
-            return MG_OK;
+            return MG_ERROR_OK;
         }
         if (abort && atomic_load(abort)) {
-            return MG_ESTATE;
+            return MG_ERROR_ESTATE;
         }
         int64_t now = now_ns();
         if (now >= deadline) {
-            return MG_ETIMEOUT;
+            return MG_ERROR_ETIMEOUT;
         }
         if (now - start < ps->params.spin_ns) {
             continue; /* no sched_yield: on a busy machine it gives the CPU away for a tick */
@@ -286,11 +286,11 @@ static int fail(ptrace_stop *ps, int rc)
 int ptrace_stop_main(ptrace_stop *ps, const atomic_int *abort)
 {
     if (!ps) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     begin_stop(ps);
     ptrace_stop_thread *t = find_thread(ps, ps->pid);
-    int rc = t ? MG_OK : append_thread(ps, ps->pid, &t);
+    int rc = t ? MG_ERROR_OK : append_thread(ps, ps->pid, &t);
     if (rc) {
         return rc;
     }
@@ -302,22 +302,22 @@ int ptrace_stop_main(ptrace_stop *ps, const atomic_int *abort)
             return fail(ps, rc);
         }
         if (t->state == PTRACE_STOP_GONE) {
-            return MG_ENOENT;
+            return MG_ERROR_ENOENT;
         }
         interrupt(t, start);
     }
     rc = wait_seized(ps, true, start, start + ps->params.timeout_ns, abort);
-    if (rc == MG_ESTATE) {
+    if (rc == MG_ERROR_ESTATE) {
         return fail(ps, rc);
     }
-    return t->state == PTRACE_STOP_GONE ? MG_ENOENT : MG_OK;
+    return t->state == PTRACE_STOP_GONE ? MG_ERROR_ENOENT : MG_ERROR_OK;
 }
 
 int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void *arg,
                        const atomic_int *abort)
 {
     if (!ps) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     begin_stop(ps);
     int64_t start = now_ns();
@@ -325,9 +325,9 @@ int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void
     for (unsigned round = 0; round <= ps->params.discovery_rounds; round++) {
         size_t added = 0;
         int rc = seize_new_threads(ps, skip, arg, start, &added);
-        if (rc == MG_ENOENT && round > 0) {
+        if (rc == MG_ERROR_ENOENT && round > 0) {
             /* the process exited meanwhile: the waits below have seen its threads go */
-            return any_in_state(ps, PTRACE_STOP_STOPPED, true) ? MG_OK : MG_ENOENT;
+            return any_in_state(ps, PTRACE_STOP_STOPPED, true) ? MG_ERROR_OK : MG_ERROR_ENOENT;
         }
         if (rc) {
             return fail(ps, rc);
@@ -336,22 +336,22 @@ int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void
             break;
         }
         rc = wait_seized(ps, true, start, deadline, abort);
-        if (rc == MG_ESTATE) {
+        if (rc == MG_ERROR_ESTATE) {
             return fail(ps, rc);
         }
-        if (rc == MG_ETIMEOUT) {
+        if (rc == MG_ERROR_ETIMEOUT) {
             break;
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected)
 {
     if (!ps) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     unsigned count = 0;
     for (size_t i = 0; i < ps->count; i++) {
         ptrace_stop_thread *t = &ps->threads[i];
@@ -371,7 +371,7 @@ int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected)
             t->state = PTRACE_STOP_SEIZED;
             (void)poll_thread(t);
         } else {
-            rc = MG_ESYS;
+            rc = MG_ERROR_ESYS;
         }
         t->signal = 0;
     }
@@ -384,7 +384,7 @@ int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected)
 int ptrace_stop_release_late(ptrace_stop *ps)
 {
     if (!ps) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     for (size_t i = 0; i < ps->count; i++) {
         if (ps->threads[i].state == PTRACE_STOP_SEIZED) {
@@ -397,7 +397,7 @@ int ptrace_stop_release_late(ptrace_stop *ps)
 int ptrace_stop_settle(ptrace_stop *ps)
 {
     if (!ps) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     int rc = ptrace_stop_release(ps, NULL);
     if (any_in_state(ps, PTRACE_STOP_SEIZED, false)) {
@@ -405,13 +405,13 @@ int ptrace_stop_settle(ptrace_stop *ps)
         (void)wait_seized(ps, false, start, start + ps->params.timeout_ns, NULL);
         rc = ptrace_stop_release(ps, NULL);
     }
-    return any_in_state(ps, PTRACE_STOP_SEIZED, false) ? MG_ETIMEOUT : rc;
+    return any_in_state(ps, PTRACE_STOP_SEIZED, false) ? MG_ERROR_ETIMEOUT : rc;
 }
 
 int ptrace_stop_destroy(ptrace_stop *ps)
 {
     if (!ps) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     int rc = ptrace_stop_settle(ps);
     free(ps->threads);

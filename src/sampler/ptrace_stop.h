@@ -48,32 +48,33 @@ typedef struct ptrace_stop {
     size_t count, capacity;
 } ptrace_stop;
 
-/* Creates the state for process pid; attaches nothing yet. Returns MG_EINVAL or MG_ENOMEM. */
+/* Creates the state for process pid; attaches nothing yet. Returns MG_ERROR_EINVAL or
+ * MG_ERROR_ENOMEM. */
 int ptrace_stop_create(pid_t pid, const ptrace_stop_params *params, ptrace_stop **out);
 
 /* Seizes and interrupts the main thread (tid == pid) alone and waits until it is stopped or gone;
  * the other threads run on. A main thread still running at the timeout stays SEIZED (waited for
- * again by the next call, by release and destroy). Returns 0 (STOPPED, or late), MG_ENOENT when
- * the main thread is gone (the process exited, or its main thread did), MG_EPERM when the kernel
- * refuses to trace it, MG_ESTATE when *abort became non-zero (abort may be NULL), MG_ENOMEM or
- * MG_ESYS; on failure the thread has been waited for (up to the timeout) and released. Not
- * thread-safe; must run in the thread that will release (ptrace binds a tracee to its tracer
- * thread). */
+ * again by the next call, by release and destroy). Returns 0 (STOPPED, or late), MG_ERROR_ENOENT
+ * when the main thread is gone (the process exited, or its main thread did), MG_ERROR_EPERM when
+ * the kernel refuses to trace it, MG_ERROR_ESTATE when *abort became non-zero (abort may be NULL),
+ * MG_ERROR_ENOMEM or MG_ERROR_ESYS; on failure the thread has been waited for (up to the timeout)
+ * and released. Not thread-safe; must run in the thread that will release (ptrace binds a tracee to
+ * its tracer thread). */
 int ptrace_stop_main(ptrace_stop *ps, const atomic_int *abort);
 
 /* Seizes and interrupts, in one burst (so they stop at nearly the same moment), every thread but
  * the main one listed in /proc/PID/task for which skip(tid, arg) is false (skip may be NULL), then
  * waits until each is stopped or gone, listing the task directory again for threads created
  * meanwhile. Late threads as for ptrace_stop_main. Returns 0 (also when no thread was taken),
- * MG_ENOENT when the process has exited, and the other errors of ptrace_stop_main, with the same
- * guarantees. */
+ * MG_ERROR_ENOENT when the process has exited, and the other errors of ptrace_stop_main, with the
+ * same guarantees. */
 int ptrace_stop_others(ptrace_stop *ps, bool (*skip)(pid_t tid, void *arg), void *arg,
                        const atomic_int *abort);
 
 /* Detaches every STOPPED thread, and every late one that has stopped since, delivering its caught
  * signal again (a group-stop is kept by the kernel itself), and reaps the threads that died while
  * stopped. Late threads still running stay attached. Adds
- * the number of re-injected signals to *reinjected (may be NULL). Returns 0 or MG_ESYS when a
+ * the number of re-injected signals to *reinjected (may be NULL). Returns 0 or MG_ERROR_ESYS when a
  * detach failed for another reason than the thread's death. */
 int ptrace_stop_release(ptrace_stop *ps, unsigned *reinjected);
 
@@ -84,12 +85,13 @@ int ptrace_stop_release_late(ptrace_stop *ps);
 
 /* Waits up to the timeout for the late (SEIZED) threads: those that stop are detached, those that
  * exit are reaped (a traced thread that exits stays a zombie until its tracer reaps it, and keeps
- * the real parent from reaping the process). Returns MG_ETIMEOUT when some are still running. */
+ * the real parent from reaping the process). Returns MG_ERROR_ETIMEOUT when some are still running.
+ */
 int ptrace_stop_settle(ptrace_stop *ps);
 
 /* Releases everything, waiting up to the timeout for late threads to stop so they can be
- * detached, and frees ps (NULL is accepted). Returns MG_ETIMEOUT when a thread could still not be
- * detached (the kernel detaches it when this process exits), else 0. */
+ * detached, and frees ps (NULL is accepted). Returns MG_ERROR_ETIMEOUT when a thread could still
+ * not be detached (the kernel detaches it when this process exits), else 0. */
 int ptrace_stop_destroy(ptrace_stop *ps);
 
 #endif

@@ -172,27 +172,27 @@ static bool valid_params(const sampler_ptrace_params *p)
 int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_ptrace **out)
 {
     if (pid <= 0 || !out || !valid_params(params)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     sampler_ptrace *s = calloc(1, sizeof *s);
     if (!s) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     s->pid = pid;
     s->params = *params;
     atomic_init(&s->abort, 0);
     s->identity = read_identity(pid);
-    int rc = s->identity.exists ? MG_OK : MG_ENOENT;
-    if (rc == MG_OK) {
+    int rc = s->identity.exists ? MG_ERROR_OK : MG_ERROR_ENOENT;
+    if (rc == MG_ERROR_OK) {
         rc = proc_maps_read(pid, params->mpi_library_prefixes, &s->maps);
     }
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         rc = stack_unwind_open(pid, &params->unwind, &s->unwind);
     }
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         s->counter_addr = find_counter(s);
     }
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         rc = ptrace_stop_create(pid, &params->stop, &s->stop);
     }
     s->own_policy = sched_getscheduler(0);
@@ -203,17 +203,17 @@ int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_
         return rc;
     }
     *out = s;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int reserve_threads(sampler_ptrace *s, size_t n)
 {
     if (n <= s->threads_capacity) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     size_t f = s->params.max_frames;
     if (n > SIZE_MAX / f / sizeof(stack_classify_frame)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     sampler_ptrace_thread *threads = realloc(s->threads, n * sizeof *threads);
     if (threads) {
@@ -243,10 +243,10 @@ static int reserve_threads(sampler_ptrace *s, size_t n)
         s->classes = classes;
     }
     if (!threads || !frames || !pcs || !signal_frames || !locals || !classes) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     s->threads_capacity = n;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Re-reads the maps after a frame fell outside them; a changed map gets a fresh unwinder (its
@@ -262,7 +262,7 @@ static int refresh_maps(sampler_ptrace *s, bool *changed)
     s->maps_stale = false;
     if (proc_maps_same(fresh, s->maps)) {
         proc_maps_free(fresh);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     stack_unwind *unwind = NULL;
     rc = stack_unwind_open(s->pid, &s->params.unwind, &unwind);
@@ -276,7 +276,7 @@ static int refresh_maps(sampler_ptrace *s, bool *changed)
     s->maps = fresh;
     s->counter_addr = find_counter(s);
     *changed = true;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The process is gone: reap its threads that died in our hands, so its parent can reap it. */
@@ -286,12 +286,13 @@ static const sampler_ptrace_result *exited_sample(sampler_ptrace *s)
         (void)ptrace_stop_settle(s->stop);
     }
     s->exited = true;
-    s->sample = (sampler_ptrace_result){.pid = s->pid, .verdict = STACK_EXITED};
+    s->sample = (sampler_ptrace_result){.pid = s->pid, .verdict = STACK_CLASSIFY_EXITED};
     return &s->sample;
 }
 
 /* Unwinds the threads the latest stop took into per-sample storage after the threads already
- * there (pcs only: names come after release). Returns MG_ESTATE as soon as an abort is requested.
+ * there (pcs only: names come after release). Returns MG_ERROR_ESTATE as soon as an abort is
+ * requested.
  */
 static int unwind_taken(sampler_ptrace *s)
 {
@@ -303,23 +304,23 @@ static int unwind_taken(sampler_ptrace *s)
             continue;
         }
         if (atomic_load(&s->abort)) {
-            return MG_ESTATE;
+            return MG_ERROR_ESTATE;
         }
         sampler_ptrace_thread *out = &s->threads[n];
         *out = (sampler_ptrace_thread){
             .tid = t->tid, .stop_ns = t->stop_ns, .frames = &s->frames[n * f]};
         if (t->state == PTRACE_STOP_SEIZED) {
-            out->state = SAMPLER_THREAD_LATE;
+            out->state = SAMPLER_PTRACE_THREAD_LATE;
         } else if (t->state == PTRACE_STOP_GONE ||
                    stack_unwind_thread(s->unwind, t->tid, &s->pcs[n * f], &s->signal_frames[n * f],
                                        &s->locals[n * f], f, &out->nframes)) {
-            out->state = SAMPLER_THREAD_VANISHED;
+            out->state = SAMPLER_PTRACE_THREAD_VANISHED;
         }
         n++;
     }
     s->sample.nthreads = n;
     s->sample.threads = s->threads;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Fills names, modules and the MPI marks of the frames of the threads unwound from index first
@@ -335,7 +336,7 @@ static void describe_threads(sampler_ptrace *s, size_t first)
             fr->pc = s->pcs[i * f + k];
             symbol_cache_info info;
             stack_unwind_symbol(s->unwind, fr->pc, false, NULL, &info);
-            fr->function = s->signal_frames[i * f + k] ? STACK_SIGNAL_FRAME : info.name;
+            fr->function = s->signal_frames[i * f + k] ? STACK_CLASSIFY_SIGNAL_FRAME : info.name;
             fr->offset = info.offset;
             fr->file = NULL; /* sampler_ptrace_add_sources */
             fr->line = 0;
@@ -398,9 +399,9 @@ static int conclude(sampler_ptrace *s)
     bool vanished = false;
     for (size_t i = 0; i < s->sample.nthreads; i++) {
         const sampler_ptrace_thread *t = &s->threads[i];
-        vanished |= t->state == SAMPLER_THREAD_VANISHED;
-        late += t->state == SAMPLER_THREAD_LATE;
-        if (t->state == SAMPLER_THREAD_SAMPLED) {
+        vanished |= t->state == SAMPLER_PTRACE_THREAD_VANISHED;
+        late += t->state == SAMPLER_PTRACE_THREAD_LATE;
+        if (t->state == SAMPLER_PTRACE_THREAD_SAMPLED) {
             main_index = t->tid == s->pid ? sampled : main_index;
             s->classes[sampled++] = s->classes[i];
         }
@@ -408,16 +409,16 @@ static int conclude(sampler_ptrace *s)
     bool all_vanished = sampled == 0 && late == 0 && vanished;
     if (all_vanished || ((sampled == 0 || vanished) && !still_same_process(s))) {
         exited_sample(s);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (sampled == 0) {
         s->sample.unsampled = unsampled_reason(s, late);
-        return MG_ETIMEOUT;
+        return MG_ERROR_ETIMEOUT;
     }
     s->sample.verdict = stack_classify_process(s->classes, sampled,
                                                main_index == SIZE_MAX ? sampled : main_index,
                                                &s->sample.mpi_function);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static bool is_mpi_thread(pid_t tid, void *arg)
@@ -437,7 +438,7 @@ static int note_mpi_threads(sampler_ptrace *s, size_t first)
     size_t f = s->params.max_frames;
     for (size_t i = first; i < s->sample.nthreads; i++) {
         const sampler_ptrace_thread *t = &s->threads[i];
-        if (t->state != SAMPLER_THREAD_SAMPLED ||
+        if (t->state != SAMPLER_PTRACE_THREAD_SAMPLED ||
             !stack_classify_is_mpi_own_thread(&s->frames[i * f], t->nframes)) {
             continue;
         }
@@ -448,7 +449,7 @@ static int note_mpi_threads(sampler_ptrace *s, size_t first)
         }
         s->mpi_threads[s->nmpi_threads++] = t->tid;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The longest wait of a thread the latest stop took, from its interrupt until it stopped, or until
@@ -500,13 +501,13 @@ static int stop_unwind_release(sampler_ptrace *s, bool main_only)
     s->sample.stop_ns += stopped_at - t0;
     s->sample.wait_ns += longest_wait(s->stop, stopped_at);
     rc = reserve_threads(s, s->sample.nthreads + s->stop->count);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         if (main_only && s->params.on_stopped) {
             s->params.on_stopped(s->pid, s->params.on_stopped_arg);
         }
         rc = unwind_taken(s);
     }
-    if (rc == MG_OK && main_only && s->counter_addr) {
+    if (rc == MG_ERROR_OK && main_only && s->counter_addr) {
         s->sample.counter_known = sampler_ptrace_read_counter(s, &s->sample.counter,
                                                               &s->sample.polls);
     }
@@ -525,7 +526,7 @@ static int stop_unwind_release(sampler_ptrace *s, bool main_only)
  * without an entry frame another thread may still name the call. */
 static bool main_thread_answers(const sampler_ptrace *s)
 {
-    return s->sample.nthreads == 1 && s->threads[0].state == SAMPLER_THREAD_SAMPLED &&
+    return s->sample.nthreads == 1 && s->threads[0].state == SAMPLER_PTRACE_THREAD_SAMPLED &&
            s->threads[0].mpi_function;
 }
 
@@ -574,18 +575,18 @@ static int take_sample(sampler_ptrace *s)
     s->sample = (sampler_ptrace_result){.pid = s->pid};
     stack_unwind_begin_sample(s->unwind);
     int rc = stop_unwind_release(s, true);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         describe_threads(s, 0);
-    } else if (rc != MG_ENOENT) {
+    } else if (rc != MG_ERROR_ENOENT) {
         return rc;
     }
     if (main_thread_answers(s)) {
         digest_frames(s);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     size_t first = s->sample.nthreads;
     rc = stop_unwind_release(s, false);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         describe_threads(s, first);
         rc = note_mpi_threads(s, first);
     }
@@ -595,19 +596,19 @@ static int take_sample(sampler_ptrace *s)
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_ptrace_result **out)
 {
     if (!s || !out) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     if (atomic_load(&s->abort)) {
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     }
     int64_t t0 = now_ns(), cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
     if (s->exited || !still_same_process(s)) {
         *out = exited_sample(s);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     bool changed = false;
-    int rc = s->maps_stale ? refresh_maps(s, &changed) : MG_OK;
-    if (rc == MG_OK) {
+    int rc = s->maps_stale ? refresh_maps(s, &changed) : MG_ERROR_OK;
+    if (rc == MG_ERROR_OK) {
         rc = take_sample(s);
     }
     /* A frame outside the maps read so far lies in code mapped since (MPI_Init dlopens its
@@ -615,15 +616,15 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_ptrace_result **out)
      * walk may have skipped the frames above it, MPI's included, and a rank waiting in MPI would
      * read as computing. Where the maps did change, the sample is taken again with an unwinder
      * that knows the new library. */
-    if (rc == MG_OK && s->maps_stale) {
+    if (rc == MG_ERROR_OK && s->maps_stale) {
         rc = refresh_maps(s, &changed);
-        if (rc == MG_OK && changed) {
+        if (rc == MG_ERROR_OK && changed) {
             rc = take_sample(s);
         }
     }
-    if (rc == MG_ENOENT) {
+    if (rc == MG_ERROR_ENOENT) {
         *out = exited_sample(s);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (rc) {
         return rc;
@@ -631,7 +632,7 @@ int sampler_ptrace_sample(sampler_ptrace *s, const sampler_ptrace_result **out)
     rc = conclude(s);
     s->sample.total_ns = now_ns() - t0;
     s->sample.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-    if (rc == MG_OK || rc == MG_ETIMEOUT) {
+    if (rc == MG_ERROR_OK || rc == MG_ERROR_ETIMEOUT) {
         *out = &s->sample;
     }
     return rc;
@@ -665,7 +666,7 @@ void sampler_ptrace_abort(sampler_ptrace *s)
 int sampler_ptrace_close(sampler_ptrace *s)
 {
     if (!s) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     int rc = ptrace_stop_destroy(s->stop);
     stack_unwind_close(s->unwind);

@@ -49,10 +49,10 @@ extern const char *const sampler_ptrace_default_mpi_prefixes[];
 void sampler_ptrace_params_default(sampler_ptrace_params *p);
 
 typedef enum sampler_ptrace_thread_state {
-    SAMPLER_THREAD_SAMPLED = 0, /* stopped and unwound */
-    SAMPLER_THREAD_LATE,        /* did not stop before the timeout (e.g. in an uninterruptible
-                                 * sleep); no stack; it is detached once it stops */
-    SAMPLER_THREAD_VANISHED     /* exited during the sample */
+    SAMPLER_PTRACE_THREAD_SAMPLED = 0, /* stopped and unwound */
+    SAMPLER_PTRACE_THREAD_LATE,    /* did not stop before the timeout (e.g. in an uninterruptible
+                                    * sleep); no stack; it is detached once it stops */
+    SAMPLER_PTRACE_THREAD_VANISHED /* exited during the sample */
 } sampler_ptrace_thread_state;
 
 typedef struct sampler_ptrace_thread {
@@ -95,27 +95,29 @@ typedef struct sampler_ptrace_result {
     int64_t wait_ns;       /* from an interrupt until the last taken thread stopped, per stop */
     int64_t unwind_ns;     /* reading registers and memory and unwinding, the threads stopped */
     int64_t release_ns;    /* detaching them */
-    const char *unsampled; /* MG_ETIMEOUT: why no thread was sampled of the live process */
+    const char *unsampled; /* MG_ERROR_ETIMEOUT: why no thread was sampled of the live process */
 } sampler_ptrace_result;
 
 /* Prepares to sample process pid: reads its maps and prepares the unwinder (modules,
  * /proc/PID/mem). Does not stop the process. The sampler must then be used from the calling thread
- * only (ptrace ties a tracee to the thread that seized it). Returns MG_EINVAL, MG_ENOENT (no such
- * process), MG_EPERM (the kernel refuses to let us trace or read it), MG_ENOMEM, MG_EUNSUPPORTED
- * (libdwfl cannot unwind it); *out is unchanged on failure. */
+ * only (ptrace ties a tracee to the thread that seized it). Returns MG_ERROR_EINVAL,
+ * MG_ERROR_ENOENT (no such process), MG_ERROR_EPERM (the kernel refuses to let us trace or read
+ * it), MG_ERROR_ENOMEM, MG_ERROR_EUNSUPPORTED (libdwfl cannot unwind it); *out is unchanged on
+ * failure. */
 int sampler_ptrace_open(pid_t pid, const sampler_ptrace_params *params, sampler_ptrace **out);
 
 /* Takes one sample: seizes and interrupts the main thread, waits for it, unwinds it, detaches it
  * (re-injecting a caught signal), names and classifies its frames; when it is not inside MPI, does
  * the same with the other threads but MPI's own, all interrupted in one burst. *out points to
  * memory owned by the sampler, valid until the next sample or close. A process that exits before
- * or during the sample gives verdict STACK_EXITED and 0, not an error; after that every sample
- * says EXITED. Returns MG_EPERM (tracing refused, e.g. another tracer), MG_ETIMEOUT (the process
- * lives, /proc says, but no thread was sampled: none stopped before the timeout, or its main thread
- * is gone and the others are MPI's own; *out then says why in unsampled, and its held time),
- * MG_ESTATE (aborted), MG_ENOMEM or MG_ESYS. On every return no thread of the target is left
- * stopped by us, except a LATE thread that stops after the return: it stays in a ptrace-stop until
- * the next sample or close (at most one sampling interval), or until this process exits. */
+ * or during the sample gives verdict STACK_CLASSIFY_EXITED and 0, not an error; after that every
+ * sample says EXITED. Returns MG_ERROR_EPERM (tracing refused, e.g. another tracer),
+ * MG_ERROR_ETIMEOUT (the process lives, /proc says, but no thread was sampled: none stopped before
+ * the timeout, or its main thread is gone and the others are MPI's own; *out then says why in
+ * unsampled, and its held time), MG_ERROR_ESTATE (aborted), MG_ERROR_ENOMEM or MG_ERROR_ESYS. On
+ * every return no thread of the target is left stopped by us, except a LATE thread that stops after
+ * the return: it stays in a ptrace-stop until the next sample or close (at most one sampling
+ * interval), or until this process exits. */
 int sampler_ptrace_sample(sampler_ptrace *s, const sampler_ptrace_result **out);
 
 /* Lets go of a LATE thread of an earlier sample that has stopped since (sampler_ptrace_sample),
@@ -134,15 +136,15 @@ bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter, uint64_t 
  */
 void sampler_ptrace_add_sources(sampler_ptrace *s);
 
-/* Makes an ongoing sample stop waiting, release every stopped thread and return MG_ESTATE, and
- * every later sample return MG_ESTATE at once. Async-signal-safe (one atomic store), so a
+/* Makes an ongoing sample stop waiting, release every stopped thread and return MG_ERROR_ESTATE,
+ * and every later sample return MG_ERROR_ESTATE at once. Async-signal-safe (one atomic store), so a
  * SIGINT/SIGTERM handler may call it; the sampling thread then finishes within one poll pause.
  * A handler that ends the process instead needs nothing: the kernel detaches seized tracees of
  * an exiting tracer and resumes them. */
 void sampler_ptrace_abort(sampler_ptrace *s);
 
 /* Releases the process (waiting up to the stop timeout for late threads) and frees s; NULL is
- * accepted. Returns MG_ETIMEOUT when a late thread could not be detached (the kernel does it
+ * accepted. Returns MG_ERROR_ETIMEOUT when a late thread could not be detached (the kernel does it
  * when this process exits), else 0. */
 int sampler_ptrace_close(sampler_ptrace *s);
 

@@ -80,5 +80,5 @@ stack_classify_verdict stack_classify_process(const stack_classify_thread_class 
     if (mpi_function) {
         *mpi_function = name;
     }
-    return in_mpi ? STACK_IN_MPI : STACK_OUT_MPI;
+    return in_mpi ? STACK_CLASSIFY_IN_MPI : STACK_CLASSIFY_OUT_MPI;
 }

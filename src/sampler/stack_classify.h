@@ -11,7 +11,7 @@
 /* One frame of a call stack; frames[0] is the innermost. Strings are owned by whoever produced the
  * frame (the sampler documents how long they live). */
 /* The name of a signal trampoline frame, as gdb shows it: a handler runs in the frames inside. */
-#define STACK_SIGNAL_FRAME "<signal handler called>"
+#define STACK_CLASSIFY_SIGNAL_FRAME "<signal handler called>"
 
 typedef struct stack_classify_frame {
     uint64_t pc;          /* the call site (return address - 1) for caller frames */
@@ -24,9 +24,9 @@ typedef struct stack_classify_frame {
 } stack_classify_frame;
 
 typedef enum stack_classify_verdict {
-    STACK_OUT_MPI = 0, /* computing: no thread that counts is inside MPI */
-    STACK_IN_MPI = 1,  /* waiting or working inside MPI */
-    STACK_EXITED = 2   /* the process exited before or while it was sampled */
+    STACK_CLASSIFY_OUT_MPI = 0, /* computing: no thread that counts is inside MPI */
+    STACK_CLASSIFY_IN_MPI = 1,  /* waiting or working inside MPI */
+    STACK_CLASSIFY_EXITED = 2   /* the process exited before or while it was sampled */
 } stack_classify_verdict;
 
 /* What one thread's stack says. */
@@ -59,7 +59,7 @@ bool stack_classify_is_mpi_own_thread(const stack_classify_frame *frames, size_t
  * when any other thread is in an MPI entry frame (a user thread calling MPI); a thread that is only
  * inside MPI mappings without an entry frame is one of MPI's own progress threads and does not
  * count. *mpi_function gets the main thread's MPI function, else the first counting thread's, else
- * NULL. Never returns STACK_EXITED (liveness is the caller's knowledge). */
+ * NULL. Never returns STACK_CLASSIFY_EXITED (liveness is the caller's knowledge). */
 stack_classify_verdict stack_classify_process(const stack_classify_thread_class *threads, size_t n,
                                               size_t main_index, const char **mpi_function);
 

@@ -161,9 +161,9 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 static int errno_to_mg(int err)
 {
     if (err == ENOENT || err == ESRCH) {
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
-    return err == EACCES || err == EPERM ? MG_EPERM : MG_ESYS;
+    return err == EACCES || err == EPERM ? MG_ERROR_EPERM : MG_ERROR_ESYS;
 }
 
 static int open_dwfl(stack_unwind *u)
@@ -175,7 +175,7 @@ static int open_dwfl(stack_unwind *u)
     };
     u->dwfl = dwfl_begin(&u->callbacks);
     if (!u->dwfl) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     dwfl_report_begin(u->dwfl);
     int rc = dwfl_linux_proc_report(u->dwfl, u->pid);
@@ -183,9 +183,10 @@ static int open_dwfl(stack_unwind *u)
         return errno_to_mg(rc); /* an errno value from opening the proc files */
     }
     if (rc < 0 || dwfl_report_end(u->dwfl, NULL, NULL) != 0) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
-    return dwfl_attach_state(u->dwfl, NULL, u->pid, &thread_callbacks, u) ? MG_OK : MG_EUNSUPPORTED;
+    return dwfl_attach_state(u->dwfl, NULL, u->pid, &thread_callbacks, u) ? MG_ERROR_OK
+                                                                          : MG_ERROR_EUNSUPPORTED;
 }
 
 static int open_memory(stack_unwind *u, const stack_unwind_params *params)
@@ -199,30 +200,30 @@ static int open_memory(stack_unwind *u, const stack_unwind_params *params)
     u->page_size = (size_t)getpagesize();
     u->npages = params->page_cache_pages;
     if (u->npages > SIZE_MAX / u->page_size) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     u->slots = calloc(u->npages, sizeof *u->slots);
     u->pages = malloc(u->npages * u->page_size);
-    return u->slots && u->pages ? MG_OK : MG_ENOMEM;
+    return u->slots && u->pages ? MG_ERROR_OK : MG_ERROR_ENOMEM;
 }
 
 int stack_unwind_open(pid_t pid, const stack_unwind_params *params, stack_unwind **out)
 {
     if (pid <= 0 || !params || !out || params->page_cache_pages == 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     stack_unwind *u = calloc(1, sizeof *u);
     if (!u) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     u->pid = pid;
     u->mem_fd = -1;
     u->generation = 1;
     int rc = open_memory(u, params);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         rc = symbol_cache_create(params->name_cache_capacity, &u->names);
     }
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         rc = open_dwfl(u);
     }
     if (rc) {
@@ -230,7 +231,7 @@ int stack_unwind_open(pid_t pid, const stack_unwind_params *params, stack_unwind
         return rc;
     }
     *out = u;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void stack_unwind_begin_sample(stack_unwind *u)
@@ -322,7 +323,7 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_
     frame_sink sink = {u, pcs, signal_frames, locals, max, 0, 0};
     *n = 0;
     if (max == 0) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     /* -1 also ends a normal walk ("no matching address range" at the outermost frame), so only
      * a walk that did not even produce the first frame is a failure. */
@@ -334,7 +335,7 @@ int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_
     }
     u->resume_context = 0;
     *n = sink.n;
-    return sink.n > 0 ? MG_OK : MG_ENOENT;
+    return sink.n > 0 ? MG_ERROR_OK : MG_ERROR_ENOENT;
 }
 
 /* The symbol of .symtab or .dynsym holding pc, or NULL: a sizeless symbol, or one pc lies past

@@ -24,10 +24,10 @@ typedef struct stack_unwind_params {
 void stack_unwind_params_default(stack_unwind_params *p);
 
 /* Prepares to unwind process pid: reports its mapped files to libdwfl (read from /proc/PID/maps)
- * and opens /proc/PID/mem. Nothing is attached or stopped. Returns MG_EINVAL (bad arguments, a
- * page cache larger than the address space), MG_ENOENT (no such process), MG_EPERM (the kernel
- * refuses access to its memory), MG_ENOMEM, or MG_EUNSUPPORTED
- * (libdwfl found no usable module, e.g. an architecture it does not know). Not thread-safe. */
+ * and opens /proc/PID/mem. Nothing is attached or stopped. Returns MG_ERROR_EINVAL (bad arguments,
+ * a page cache larger than the address space), MG_ERROR_ENOENT (no such process), MG_ERROR_EPERM
+ * (the kernel refuses access to its memory), MG_ERROR_ENOMEM, or MG_ERROR_EUNSUPPORTED (libdwfl
+ * found no usable module, e.g. an architecture it does not know). Not thread-safe. */
 int stack_unwind_open(pid_t pid, const stack_unwind_params *params, stack_unwind **out);
 
 /* Starts a sample: memory read during earlier samples is forgotten (the process has run since). */
@@ -46,8 +46,8 @@ typedef struct stack_unwind_locals {
  * says whether frame k is a signal trampoline (a handler runs in the frames inside it; the walk
  * goes on from the registers it saved, with or without its unwind information); locals[k] gets
  * frame k's. *n gets the number of frames. Returns 0 (even for a stack cut short by unknown unwind
- * data: the frames found are kept), or MG_ENOENT when the thread's registers cannot be read (it
- * died). */
+ * data: the frames found are kept), or MG_ERROR_ENOENT when the thread's registers cannot be read
+ * (it died). */
 int stack_unwind_thread(stack_unwind *u, pid_t tid, uint64_t *pcs, bool *signal_frames,
                         stack_unwind_locals *locals, size_t max, size_t *n);
 

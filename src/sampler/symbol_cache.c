@@ -23,7 +23,7 @@ struct symbol_cache {
 int symbol_cache_create(size_t capacity, symbol_cache **out)
 {
     if (capacity == 0 || capacity > SIZE_MAX / 4 / sizeof(slot) || !out) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     size_t size = 1;
     while (size < 2 * capacity) {
@@ -34,13 +34,13 @@ int symbol_cache_create(size_t capacity, symbol_cache **out)
     if (!c || !slots) {
         free(c);
         free(slots);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     c->slots = slots;
     c->mask = size - 1;
     c->capacity = capacity;
     *out = c;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Fibonacci hashing spreads code addresses, which share their high bits. */

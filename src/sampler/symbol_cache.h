@@ -20,8 +20,8 @@ typedef struct symbol_cache_info {
     const char *called; /* the MPI function the line was looked up as a call of, NULL none */
 } symbol_cache_info;
 
-/* Creates a cache holding up to capacity entries (capacity >= 1). Returns MG_EINVAL or MG_ENOMEM;
- * *out is unchanged on failure. */
+/* Creates a cache holding up to capacity entries (capacity >= 1). Returns MG_ERROR_EINVAL or
+ * MG_ERROR_ENOMEM; *out is unchanged on failure. */
 int symbol_cache_create(size_t capacity, symbol_cache **out);
 
 /* Looks pc up. Returns true and fills *info (its name possibly NULL: "known to have no symbol")

@@ -168,64 +168,65 @@ static int parse(int argc, char **argv, struct options *o)
                               .model = !o->paper_model};
     const double big = 1e9;
     const mg_options_option table[] = {
-        {"procs", 'P', MG_OPT_INT, &v.procs, "N", "simulated processes (default 1000)", NULL, 1,
+        {"procs", 'P', MG_OPTIONS_INT, &v.procs, "N", "simulated processes (default 1000)", NULL, 1,
          1 << 30},
-        {"runs", 'n', MG_OPT_INT, &v.runs, "N",
+        {"runs", 'n', MG_OPTIONS_INT, &v.runs, "N",
          "faulty runs and as many correct runs (default 1000)", NULL, 1, big},
-        {"seed", 's', MG_OPT_INT, &v.seed, "N", "master seed (default 1)", NULL, 1, big},
-        {"alpha", 'a', MG_OPT_DOUBLE, &v.alpha, "X", "significance of the model (default 0.001)",
-         NULL, 1e-300, 0.999999},
-        {"set-size", 'C', MG_OPT_INT, &v.set_size, "N", "ranks per sampled set (default 10)", NULL,
-         1, big},
-        {"faults", 'f', MG_OPT_CHOICE, &v.faults, "KIND",
+        {"seed", 's', MG_OPTIONS_INT, &v.seed, "N", "master seed (default 1)", NULL, 1, big},
+        {"alpha", 'a', MG_OPTIONS_DOUBLE, &v.alpha, "X",
+         "significance of the model (default 0.001)", NULL, 1e-300, 0.999999},
+        {"set-size", 'C', MG_OPTIONS_INT, &v.set_size, "N", "ranks per sampled set (default 10)",
+         NULL, 1, big},
+        {"faults", 'f', MG_OPTIONS_CHOICE, &v.faults, "KIND",
          "comp, comm or both (default both, alternating)", fault_names, 0, 0},
-        {"app", 'A', MG_OPT_CHOICE, &v.app, "KIND", "stencil, cg, fft or mixed (default mixed)",
+        {"app", 'A', MG_OPTIONS_CHOICE, &v.app, "KIND", "stencil, cg, fft or mixed (default mixed)",
          app_names, 0, 0},
-        {"period-scale", 0, MG_OPT_DOUBLE, &v.period_scale, "X",
+        {"period-scale", 0, MG_OPTIONS_DOUBLE, &v.period_scale, "X",
          "multiply the apps' iteration periods by X (default 1)", NULL, 1e-9, big},
-        {"job", 0, MG_OPT_DOUBLE, &v.job, "SECONDS", "length of a correct run (default 600)", NULL,
-         0, big},
-        {"deadline", 0, MG_OPT_DOUBLE, &v.deadline, "SECONDS",
+        {"job", 0, MG_OPTIONS_DOUBLE, &v.job, "SECONDS", "length of a correct run (default 600)",
+         NULL, 0, big},
+        {"deadline", 0, MG_OPTIONS_DOUBLE, &v.deadline, "SECONDS",
          "how long after a fault a miss is declared (default 600)", NULL, 0, big},
-        {"slow-prob", 0, MG_OPT_DOUBLE, &v.slow_prob, "X",
+        {"slow-prob", 0, MG_OPTIONS_DOUBLE, &v.slow_prob, "X",
          "probability of a transient slowdown per run (default 0.2)", NULL, 0, 1},
-        {"slow-factor", 0, MG_OPT_STRING, &v.slow_factor, "A:B",
+        {"slow-factor", 0, MG_OPTIONS_STRING, &v.slow_factor, "A:B",
          "a slowdown multiplies compute by U(A, B) (default 2:10)", NULL, 0, 0},
-        {"slow-time", 0, MG_OPT_STRING, &v.slow_time, "A:B",
+        {"slow-time", 0, MG_OPTIONS_STRING, &v.slow_time, "A:B",
          "a slowdown lasts U(A, B) seconds (default 2:30)", NULL, 0, 0},
-        {"slow-cause", 0, MG_OPT_CHOICE, &v.slow_cause, "KIND",
+        {"slow-cause", 0, MG_OPTIONS_CHOICE, &v.slow_cause, "KIND",
          "work (more work at full speed: verification does not see it) or cpu (the node gives the "
          "slowed ranks 1/factor of a CPU, which verification sees) (default cpu)",
          slow_causes, 0, 0},
-        {"phase-prob", 0, MG_OPT_DOUBLE, &v.phase_prob, "X",
+        {"phase-prob", 0, MG_OPTIONS_DOUBLE, &v.phase_prob, "X",
          "probability of a phase change per run (default 0.3)", NULL, 0, 1},
-        {"scans", 0, MG_OPT_INT, &v.scans, "N", "scans of every rank per diagnosis (default 3)",
+        {"scans", 0, MG_OPTIONS_INT, &v.scans, "N", "scans of every rank per diagnosis (default 3)",
          NULL, 2, big},
-        {"scan-gap", 0, MG_OPT_DOUBLE, &v.scan_gap, "SECONDS",
+        {"scan-gap", 0, MG_OPTIONS_DOUBLE, &v.scan_gap, "SECONDS",
          "between scans, in each rank's own time (default 1)", NULL, 1e-9, big},
-        {"scan-stretch", 0, MG_OPT_DOUBLE, &v.stretch, "N",
+        {"scan-stretch", 0, MG_OPTIONS_DOUBLE, &v.stretch, "N",
          "a gap lasts at most N scan gaps by the clock (default 10; 1: the paper's fixed gaps)",
          NULL, 1, big},
-        {"backend", 0, MG_OPT_CHOICE, &v.backend, "KIND",
+        {"backend", 0, MG_OPTIONS_CHOICE, &v.backend, "KIND",
          "ptrace (states only) or shm (call counters) (default shm)", backends, 0, 0},
-        {"interval-max", 0, MG_OPT_DOUBLE, &v.imax, "S",
+        {"interval-max", 0, MG_OPTIONS_DOUBLE, &v.imax, "S",
          "cap on the model's sampling interval (default 6.4)", NULL, 0, big},
-        {"model", 0, MG_OPT_CHOICE, &v.model, "KIND",
+        {"model", 0, MG_OPTIONS_CHOICE, &v.model, "KIND",
          "paper (ParaStack's rules only) or mpiguard (exact bound, degenerate windows keep I) "
          "(default mpiguard)",
          models, 0, 0},
-        {"agents", 0, MG_OPT_INT, &v.agents, "N",
+        {"agents", 0, MG_OPTIONS_INT, &v.agents, "N",
          "read the ranks through simulated node agents of N ranks each, over the agent protocol",
          NULL, 1, big},
-        {"fanout", 0, MG_OPT_INT, &v.fanout, "F",
+        {"fanout", 0, MG_OPTIONS_INT, &v.fanout, "F",
          "with --agents: through a level of relays of F agents each", NULL, 1, big},
-        {"help", 'h', MG_OPT_FLAG, &v.help, NULL, "this help", NULL, 0, 0},
+        {"help", 'h', MG_OPTIONS_FLAG, &v.help, NULL, "this help", NULL, 0, 0},
         {0},
     };
     const mg_options_option *const tables[] = {table, NULL};
     mg_options_parsed_args args;
     char err[256];
-    if (mg_options_parse(tables, argc - 1, argv + 1, NULL, 0, &args, err, sizeof err) != MG_OK) {
+    if (mg_options_parse(tables, argc - 1, argv + 1, NULL, 0, &args, err, sizeof err) !=
+        MG_ERROR_OK) {
         fprintf(stderr, "hang_sim: %s\n", err);
         return -1;
     }
@@ -295,7 +296,7 @@ static void make_run(const struct options *o, size_t index, bool faulty, struct 
                                 .phase_change = INFINITY,
                                 .slow_start = INFINITY,
                                 .slow_end = INFINITY,
-                                .fault = SIM_FAULT_NONE};
+                                .fault = SIM_APP_FAULT_NONE};
     if (mg_rng_uniform(&rng) < o->phase_prob) {
         run->phase_change = uniform(&rng, o->job_length / 4, 3 * o->job_length / 4);
         run->phase[1].period *= exp2(uniform(&rng, -o->phase_jitter, o->phase_jitter));
@@ -312,7 +313,7 @@ static void make_run(const struct options *o, size_t index, bool faulty, struct 
     }
     if (faulty) {
         bool comp = o->faults == 1 || (o->faults == 3 && index % 2 == 0);
-        run->fault = comp ? SIM_FAULT_COMPUTATION : SIM_FAULT_COMMUNICATION;
+        run->fault = comp ? SIM_APP_FAULT_COMPUTATION : SIM_APP_FAULT_COMMUNICATION;
         run->fault_rank = (size_t)mg_rng_below(&rng, o->nranks);
         run->fault_time = uniform(&rng, o->fault_min, o->job_length);
     }
@@ -336,7 +337,7 @@ static void account(struct tally *t, const struct sim_app_run *run,
                     const struct sim_watch_outcome *o, bool diagnosed)
 {
     t->dismissed += o->dismissed;
-    if (run->fault == SIM_FAULT_NONE) {
+    if (run->fault == SIM_APP_FAULT_NONE) {
         t->correct++;
         t->false_alarm += o->alarm;
         t->raw_alarm += o->raw_hangs > 0;
@@ -355,7 +356,7 @@ static void account(struct tally *t, const struct sim_app_run *run,
     t->delays[t->ndelays++] = o->alarm_time - run->fault_time;
     if (!diagnosed)
         return;
-    bool comp = run->fault == SIM_FAULT_COMPUTATION;
+    bool comp = run->fault == SIM_APP_FAULT_COMPUTATION;
     t->type_ok += (o->kind == HANG_DIAG_COMPUTATION) == comp;
     if (comp) {
         t->comp_detected++;
@@ -437,7 +438,7 @@ static int watch_all(const struct options *o, const struct sim_app_run *run,
                      struct tally *tallies, struct sim_watch_wire_cost *samples,
                      struct sim_watch_wire_cost *scans)
 {
-    double end = run->fault == SIM_FAULT_NONE ? o->job_length : run->fault_time + o->deadline;
+    double end = run->fault == SIM_APP_FAULT_NONE ? o->job_length : run->fault_time + o->deadline;
     struct hang_model_params mp;
     hang_model_params_default(&mp);
     mp.alpha = o->alpha;
@@ -449,7 +450,7 @@ static int watch_all(const struct options *o, const struct sim_app_run *run,
     }
     struct hang_model *m;
     int rc = hang_model_create(&mp, run->nranks, run->seed ^ 0x5851f42d4c957f2dULL, &m);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     struct sim_watch_config cfg = {.end_time = end, .counters = o->counters, .agents = agents};
     hang_watch_params_default(&cfg.watch);
@@ -462,7 +463,7 @@ static int watch_all(const struct options *o, const struct sim_app_run *run,
     struct hang_model_state st;
     hang_model_state(m, &st);
     hang_model_destroy(m);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     add_cost(samples, &out.samples);
     add_cost(scans, &out.scans);
@@ -480,18 +481,18 @@ static int watch_all(const struct options *o, const struct sim_app_run *run,
         struct hang_timeout *t;
         rc = hang_timeout_create(&tp, run->nranks, run->seed ^ (0x14057b7ef767814fULL * (i + 1)),
                                  &t);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
         det = hang_watch_detector_timeout(t);
         rc = sim_watch(run, &det, &cfg, buf, &out);
         hang_timeout_destroy(t);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
         add_cost(samples, &out.samples);
         add_cost(scans, &out.scans);
         account(&tallies[1 + i], run, &out, false);
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int main(int argc, char **argv)
@@ -518,8 +519,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "hang_sim: out of memory\n");
         return 1;
     }
-    int rc = o.node_size ? sim_agents_create(o.nranks, o.node_size, o.fanout, &agents) : MG_OK;
-    if (rc != MG_OK) {
+    int rc = o.node_size ? sim_agents_create(o.nranks, o.node_size, o.fanout, &agents)
+                         : MG_ERROR_OK;
+    if (rc != MG_ERROR_OK) {
         fprintf(stderr, "hang_sim: cannot start the simulated agents: %s\n", mg_error_string(rc));
         return 1;
     }
@@ -529,7 +531,7 @@ int main(int argc, char **argv)
         struct sim_app_run run;
         make_run(&o, k / 2, k % 2 == 0, &run);
         rc = watch_all(&o, &run, &buf, agents, tallies, &samples, &scans);
-        if (rc != MG_OK) {
+        if (rc != MG_ERROR_OK) {
             fprintf(stderr, "hang_sim: run %zu: %s\n", k, mg_error_string(rc));
             return 1;
         }

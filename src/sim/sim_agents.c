@@ -63,16 +63,16 @@ static int answer_node(struct sim_agents *a, size_t k, agent_proto_buf *in, agen
     agent_proto_msg_type type;
     agent_proto_cursor c;
     char err[160];
-    if (agent_proto_recv(a->nodes.fds[k].fd, in, &type, &c, err, sizeof err) != MG_OK ||
-        type == AGENT_MSG_BYE)
+    if (agent_proto_recv(a->nodes.fds[k].fd, in, &type, &c, err, sizeof err) != MG_ERROR_OK ||
+        type == AGENT_PROTO_MSG_BYE)
         return 1;
     pthread_mutex_lock(&a->lock);
     agent_reads_fn read = a->read;
     void *ctx = a->ctx;
     pthread_mutex_unlock(&a->lock);
-    if (agent_reads_answer(type, &c, read, ctx, out, err, sizeof err) != MG_OK)
+    if (agent_reads_answer(type, &c, read, ctx, out, err, sizeof err) != MG_ERROR_OK)
         return 1;
-    return agent_proto_send(a->nodes.fds[k].fd, out) != MG_OK;
+    return agent_proto_send(a->nodes.fds[k].fd, out) != MG_ERROR_OK;
 }
 
 /* Relay k answers one request: reads its ranks from the node agents below it in one round, then
@@ -89,14 +89,14 @@ static int answer_relay(struct sim_agents *a, size_t k, agent_proto_buf *in, age
     for (size_t j = 0; j < below; j++)
         a->relay_asks[j].fd = a->relay_fd[first + j];
     a->relay.nbelow = below;
-    if (rc == MG_OK && type != AGENT_MSG_BYE)
+    if (rc == MG_ERROR_OK && type != AGENT_PROTO_MSG_BYE)
         rc = agent_relay_answer(&a->relay, type, &c, out, err, sizeof err);
-    if (rc != MG_OK || type == AGENT_MSG_BYE) {
+    if (rc != MG_ERROR_OK || type == AGENT_PROTO_MSG_BYE) {
         for (size_t j = first; j < first + below; j++)
             close(a->relay_fd[j]);
         return 1;
     }
-    return agent_proto_send(a->relays.fds[k].fd, out) != MG_OK;
+    return agent_proto_send(a->relays.fds[k].fd, out) != MG_ERROR_OK;
 }
 
 static void *serve(void *arg)
@@ -120,17 +120,17 @@ static void *serve(void *arg)
     return NULL;
 }
 
-/* n socketpairs: the near ends into near, the far ends into far's pollfds. MG_ESYS. */
+/* n socketpairs: the near ends into near, the far ends into far's pollfds. MG_ERROR_ESYS. */
 static int pairs(size_t n, int *near, struct pollfd *far)
 {
     for (size_t k = 0; k < n; k++) {
         int pair[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
-            return MG_ESYS;
+            return MG_ERROR_ESYS;
         near[k] = pair[0];
         far[k] = (struct pollfd){.fd = pair[1], .events = POLLIN};
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int start(struct server *s, struct sim_agents *a, struct pollfd *fds, size_t n,
@@ -138,7 +138,7 @@ static int start(struct server *s, struct sim_agents *a, struct pollfd *fds, siz
 {
     *s = (struct server){.agents = a, .fds = fds, .n = n, .answer = answer};
     s->running = n > 0 && pthread_create(&s->thread, NULL, serve, s) == 0;
-    return n == 0 || s->running ? MG_OK : MG_ESYS;
+    return n == 0 || s->running ? MG_ERROR_OK : MG_ERROR_ESYS;
 }
 
 /* Marks ends not opened yet, for sim_agents_destroy after a failed set-up. */
@@ -163,7 +163,7 @@ static int set_up(struct sim_agents *a, size_t node_size)
     a->taken = malloc(a->nfront * sizeof *a->taken);
     if (!a->owner || !a->front_fd || !a->nodes.fds || !a->asks || !a->grouped || !a->round_out ||
         !a->taken)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     unopened(a->front_fd, a->nodes.fds, a->nfront, a->nagents);
     for (size_t r = 0; r < n; r++)
         a->owner[r] = (int)(r / node_size / (a->nrelays ? a->fanout : 1));
@@ -175,9 +175,9 @@ static int set_up(struct sim_agents *a, size_t node_size)
     a->relay_asks = calloc(a->fanout, sizeof *a->relay_asks);
     a->relay.below = a->relay_asks;
     a->relay.child_of = a->child_of;
-    if (agent_relay_init(&a->relay, n) != MG_OK || !a->relays.fds || !a->relay_fd || !a->child_of ||
-        !a->relay_asks)
-        return MG_ENOMEM;
+    if (agent_relay_init(&a->relay, n) != MG_ERROR_OK || !a->relays.fds || !a->relay_fd ||
+        !a->child_of || !a->relay_asks)
+        return MG_ERROR_ENOMEM;
     unopened(a->relay_fd, a->relays.fds, a->nagents, a->nrelays);
     for (size_t r = 0; r < n; r++)
         a->child_of[r] = (int)(r / node_size % a->fanout);
@@ -189,26 +189,26 @@ int sim_agents_create(size_t nranks, size_t node_size, size_t fanout, struct sim
 {
     *out = NULL;
     if (nranks == 0 || node_size == 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct sim_agents *a = calloc(1, sizeof *a);
     if (!a)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     a->nranks = nranks;
     a->nagents = (nranks + node_size - 1) / node_size;
     a->fanout = fanout;
     a->nrelays = fanout ? (a->nagents + fanout - 1) / fanout : 0;
     pthread_mutex_init(&a->lock, NULL);
     int rc = set_up(a, node_size);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = start(&a->nodes, a, a->nodes.fds, a->nagents, answer_node);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = start(&a->relays, a, a->relays.fds, a->nrelays, answer_relay);
-    if (rc != MG_OK) {
+    if (rc != MG_ERROR_OK) {
         sim_agents_destroy(a);
         return rc;
     }
     *out = a;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void close_all(int *fds, size_t n)
@@ -231,7 +231,8 @@ void sim_agents_destroy(struct sim_agents *a)
         return;
     /* Bye to the front's agents; a relay passes it on by closing its ends below. */
     for (size_t k = 0; a->front_fd && k < a->nfront; k++)
-        if (a->front_fd[k] >= 0 && agent_proto_frame_begin(&a->front_buf, AGENT_MSG_BYE) == MG_OK) {
+        if (a->front_fd[k] >= 0 &&
+            agent_proto_frame_begin(&a->front_buf, AGENT_PROTO_MSG_BYE) == MG_ERROR_OK) {
             agent_proto_frame_finish(&a->front_buf);
             agent_proto_send(a->front_fd[k], &a->front_buf);
         }
@@ -277,10 +278,10 @@ int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int wi
     int rc = agent_reads_round(a->asks, a->nfront, with_cpu_time, &a->front_buf, &a->stats, err,
                                errlen);
     a->seconds += wall_seconds() - began;
-    for (size_t k = 0; rc == MG_OK && k < a->nfront; k++)
-        if (a->asks[k].rc != MG_OK)
-            rc = MG_EIO;
-    if (rc != MG_OK)
+    for (size_t k = 0; rc == MG_ERROR_OK && k < a->nfront; k++)
+        if (a->asks[k].rc != MG_ERROR_OK)
+            rc = MG_ERROR_EIO;
+    if (rc != MG_ERROR_OK)
         return rc;
     /* back in the order asked: a rank's place in its agent's list follows its place in ranks */
     for (size_t k = 0; k < a->nfront; k++)
@@ -289,7 +290,7 @@ int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int wi
         int k = a->owner[ranks ? ranks[i] : (int)i];
         out[i] = a->asks[k].out[a->taken[k]++];
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void sim_agents_stats(const struct sim_agents *a, agent_reads_stats *stats, double *seconds)

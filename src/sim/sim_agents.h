@@ -17,15 +17,15 @@ struct sim_agents;
 /* ceil(nranks / node_size) node agents, rank r on agent r / node_size. fanout > 0 makes a tree:
  * the front then talks to relays of fanout node agents each, which read the ranks asked of them
  * from their node agents in one round (agent_reads_ranks) before they answer; 0: the front talks to
- * the node agents. 0, MG_EINVAL (a size of 0), MG_ENOMEM, MG_ESYS (no socketpair or thread: too
- * few file descriptors). */
+ * the node agents. 0, MG_ERROR_EINVAL (a size of 0), MG_ERROR_ENOMEM, MG_ERROR_ESYS (no socketpair
+ * or thread: too few file descriptors). */
 int sim_agents_create(size_t nranks, size_t node_size, size_t fanout, struct sim_agents **out);
 /* Says bye to every agent, joins their thread and frees a. */
 void sim_agents_destroy(struct sim_agents *a);
 
 /* One round: the count ranks of ranks (NULL: 0..count-1) read through their agents, read called on
- * the agents' thread for each one (with ctx), into out in the order of ranks. 0; MG_ENOMEM; MG_EIO
- * when an agent did not answer (the front's error text in err). */
+ * the agents' thread for each one (with ctx), into out in the order of ranks. 0; MG_ERROR_ENOMEM;
+ * MG_ERROR_EIO when an agent did not answer (the front's error text in err). */
 int sim_agents_read(struct sim_agents *a, const int *ranks, size_t count, int with_cpu_time,
                     agent_reads_fn read, void *ctx, agent_proto_reading *out, char *err,
                     size_t errlen);

@@ -85,7 +85,8 @@ void sim_app_cursor_seek(struct sim_app_cursor *c, double t)
 
 static int func_of(const struct sim_app_profile *p, uint64_t iter)
 {
-    return p->global_every && iter % p->global_every == 0 ? SIM_FUNC_ALLREDUCE : SIM_FUNC_HALO;
+    return p->global_every && iter % p->global_every == 0 ? SIM_APP_FUNC_ALLREDUCE
+                                                          : SIM_APP_FUNC_HALO;
 }
 
 static void healthy(const struct sim_app_cursor *c, size_t rank, double t, struct sim_app_rank *s)
@@ -115,10 +116,10 @@ void sim_app_rank_state(const struct sim_app_cursor *c, size_t rank, double t,
 {
     const struct sim_app_run *r = c->run;
     healthy(c, rank, t, s);
-    if (r->fault == SIM_FAULT_NONE || t < r->fault_time)
+    if (r->fault == SIM_APP_FAULT_NONE || t < r->fault_time)
         return;
     if (rank == r->fault_rank) {
-        if (r->fault == SIM_FAULT_COMPUTATION) {
+        if (r->fault == SIM_APP_FAULT_COMPUTATION) {
             *s = (struct sim_app_rank){true, r->fault_func, r->fault_counter, 1.0};
         } else if (c->iter > r->fault_iter || !s->out_mpi) {
             *s = (struct sim_app_rank){false, func_of(c->prof, r->fault_iter), r->fault_iter + 1,
@@ -148,7 +149,7 @@ void sim_app_run_prepare(struct sim_app_run *run)
     for (unsigned k = 0; k + 1 < nd; k++)
         plane *= run->dims[k];
     run->dims[nd - 1] = (run->nranks + plane - 1) / plane;
-    if (run->fault == SIM_FAULT_NONE)
+    if (run->fault == SIM_APP_FAULT_NONE)
         return;
     struct sim_app_cursor c;
     sim_app_cursor_init(&c, run);
@@ -159,7 +160,7 @@ void sim_app_run_prepare(struct sim_app_run *run)
     run->fault_func = s.func;
     run->fault_counter = s.counter;
     /* A computation fault during the rank's own communication lets that call finish first. */
-    run->block_iter = c.iter + (run->fault == SIM_FAULT_COMPUTATION && !s.out_mpi ? 1 : 0);
+    run->block_iter = c.iter + (run->fault == SIM_APP_FAULT_COMPUTATION && !s.out_mpi ? 1 : 0);
     unsigned g = c.prof->global_every;
     run->global_iter = g ? (run->block_iter + g - 1) / g * g : UINT64_MAX;
 }

@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 /* MPI function ids reported to the diagnosis. */
-enum sim_app_func { SIM_FUNC_HALO, SIM_FUNC_ALLREDUCE, SIM_FUNC_COUNT };
+enum sim_app_func { SIM_APP_FUNC_HALO, SIM_APP_FUNC_ALLREDUCE, SIM_APP_FUNC_COUNT };
 
-enum sim_app_fault { SIM_FAULT_NONE, SIM_FAULT_COMPUTATION, SIM_FAULT_COMMUNICATION };
+enum sim_app_fault { SIM_APP_FAULT_NONE, SIM_APP_FAULT_COMPUTATION, SIM_APP_FAULT_COMMUNICATION };
 
 struct sim_app_profile {
     double period;         /* mean iteration length, seconds */

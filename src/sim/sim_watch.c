@@ -93,7 +93,7 @@ static int read_step(const struct sim_app_cursor *c, const struct hang_watch_ste
         for (size_t i = 0; i < step->count; i++)
             read_rank(c, scan ? i : (size_t)step->ranks[i], t, last_scan, cfg, buf, step->with_cpu,
                       &buf->readings[i]);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     struct agent_side side = {c, t, last_scan, cfg, buf};
     agent_reads_stats before, after;
@@ -102,7 +102,7 @@ static int read_step(const struct sim_app_cursor *c, const struct hang_watch_ste
     sim_agents_stats(cfg->agents, &before, &began);
     int rc = sim_agents_read(cfg->agents, scan ? NULL : step->ranks, step->count, step->with_cpu,
                              read_for_agent, &side, buf->wire, err, sizeof err);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     sim_agents_stats(cfg->agents, &after, &ended);
     struct sim_watch_wire_cost *cost = scan ? &out->scans : &out->samples;
@@ -112,7 +112,7 @@ static int read_step(const struct sim_app_cursor *c, const struct hang_watch_ste
     cost->seconds += ended - began;
     for (size_t i = 0; i < step->count; i++)
         from_wire(&buf->wire[i], step->with_cpu, &buf->readings[i]);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void account(const struct sim_app_run *run, const struct hang_watch *w,
@@ -136,7 +136,7 @@ int sim_watch(const struct sim_app_run *run, const struct hang_watch_detector *d
     *out = (struct sim_watch_outcome){.kind = HANG_DIAG_COMMUNICATION};
     struct hang_watch *w;
     int rc = hang_watch_create(&cfg->watch, det, run->nranks, &w);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     buf->stamp++;
     struct sim_app_cursor c;
@@ -144,15 +144,15 @@ int sim_watch(const struct sim_app_run *run, const struct hang_watch_detector *d
     struct hang_watch_step step;
     double last_scan = 0, verdict_at = 0;
     rc = hang_watch_begin(w, 0, &step);
-    while (rc == MG_OK && step.at <= cfg->end_time) {
+    while (rc == MG_ERROR_OK && step.at <= cfg->end_time) {
         double t = step.at;
         sim_app_cursor_seek(&c, t);
         bool scan = step.action == HANG_WATCH_SCAN;
-        if ((rc = read_step(&c, &step, t, last_scan, cfg, buf, out)) != MG_OK)
+        if ((rc = read_step(&c, &step, t, last_scan, cfg, buf, out)) != MG_ERROR_OK)
             break;
         if (scan && step.with_cpu)
             last_scan = t;
-        if ((rc = hang_watch_feed(w, buf->readings, t, &step)) != MG_OK)
+        if ((rc = hang_watch_feed(w, buf->readings, t, &step)) != MG_ERROR_OK)
             break;
         out->observations += (step.events & HANG_WATCH_OBSERVED) != 0;
         if (step.events & (HANG_WATCH_SUSPECTED | HANG_WATCH_STILL | HANG_WATCH_HALTED)) {

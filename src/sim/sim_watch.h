@@ -55,7 +55,7 @@ struct sim_watch_outcome {
     struct sim_watch_wire_cost samples, scans; /* with agents */
 };
 
-/* 0 ok; a negative MG_E* from the engine or the detector otherwise. */
+/* 0 ok; a negative MG_ERROR_E* from the engine or the detector otherwise. */
 int sim_watch(const struct sim_app_run *run, const struct hang_watch_detector *det,
               const struct sim_watch_config *cfg, struct sim_watch_probe_buf *buf,
               struct sim_watch_outcome *out);

@@ -31,43 +31,44 @@ int agent_proto_frame_header_get(const uint8_t *p, agent_proto_msg_type *type, u
     *length = get32(p + 8);
     if (get32(p) != AGENT_PROTO_MAGIC) {
         snprintf(err, errlen, "not an mpiguard agent frame (bad magic)");
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     if (version != AGENT_PROTO_VERSION) {
         snprintf(err, errlen, "agent protocol version %u, this mpiguard speaks %u", version,
                  AGENT_PROTO_VERSION);
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     }
-    if (p[6] == AGENT_MSG_RETIRED_READ_CPU) {
+    if (p[6] == AGENT_PROTO_MSG_RETIRED_READ_CPU) {
         snprintf(err, errlen,
                  "agent frame type %u is READ_CPU, retired in protocol version 15 (a READ's kind "
                  "asks for the CPU time now)",
                  p[6]);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
-    if (p[6] < AGENT_MSG_HELLO || p[6] >= AGENT_MSG_TYPE_END) {
+    if (p[6] < AGENT_PROTO_MSG_HELLO || p[6] >= AGENT_PROTO_MSG_TYPE_END) {
         snprintf(err, errlen, "unknown agent frame type %u", p[6]);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     if (*length > AGENT_PROTO_MAX_FRAME) {
         snprintf(err, errlen,
                  "an agent frame announces %u bytes, more than the %u a frame may hold", *length,
                  AGENT_PROTO_MAX_FRAME);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
-int agent_proto_secret_new(uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_secret_new(uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    return getrandom(secret, AGENT_SECRET_BYTES, 0) == (ssize_t)AGENT_SECRET_BYTES ? MG_OK
-                                                                                   : MG_ESYS;
+    return getrandom(secret, AGENT_PROTO_SECRET_BYTES, 0) == (ssize_t)AGENT_PROTO_SECRET_BYTES
+               ? MG_ERROR_OK
+               : MG_ERROR_ESYS;
 }
 
-void agent_proto_secret_format(const uint8_t secret[AGENT_SECRET_BYTES],
-                               char hex[2 * AGENT_SECRET_BYTES + 1])
+void agent_proto_secret_format(const uint8_t secret[AGENT_PROTO_SECRET_BYTES],
+                               char hex[2 * AGENT_PROTO_SECRET_BYTES + 1])
 {
-    for (unsigned i = 0; i < AGENT_SECRET_BYTES; i++)
+    for (unsigned i = 0; i < AGENT_PROTO_SECRET_BYTES; i++)
         snprintf(hex + 2 * i, 3, "%02x", secret[i]);
 }
 
@@ -76,34 +77,35 @@ static int hex_digit(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-int agent_proto_secret_parse(const char *hex, uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_secret_parse(const char *hex, uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    if (!hex || strlen(hex) != 2 * AGENT_SECRET_BYTES)
-        return MG_EFORMAT;
-    for (unsigned i = 0; i < AGENT_SECRET_BYTES; i++) {
+    if (!hex || strlen(hex) != 2 * AGENT_PROTO_SECRET_BYTES)
+        return MG_ERROR_EFORMAT;
+    for (unsigned i = 0; i < AGENT_PROTO_SECRET_BYTES; i++) {
         int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         secret[i] = (uint8_t)(hi << 4 | lo);
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
-void agent_proto_auth_put(uint8_t out[AGENT_AUTH_SIZE], const uint8_t secret[AGENT_SECRET_BYTES])
+void agent_proto_auth_put(uint8_t out[AGENT_PROTO_AUTH_SIZE],
+                          const uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    agent_proto_frame_header_put(out, AGENT_MSG_AUTH, AGENT_SECRET_BYTES);
-    memcpy(out + AGENT_FRAME_HEADER, secret, AGENT_SECRET_BYTES);
+    agent_proto_frame_header_put(out, AGENT_PROTO_MSG_AUTH, AGENT_PROTO_SECRET_BYTES);
+    memcpy(out + AGENT_PROTO_FRAME_HEADER, secret, AGENT_PROTO_SECRET_BYTES);
 }
 
-int agent_proto_auth_check(const uint8_t got[AGENT_AUTH_SIZE],
-                           const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_auth_check(const uint8_t got[AGENT_PROTO_AUTH_SIZE],
+                           const uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    uint8_t want[AGENT_AUTH_SIZE], diff = 0;
+    uint8_t want[AGENT_PROTO_AUTH_SIZE], diff = 0;
     agent_proto_auth_put(want, secret);
     /* Every byte is compared whatever came before: the time tells nothing of the secret. */
-    for (unsigned i = 0; i < AGENT_AUTH_SIZE; i++)
+    for (unsigned i = 0; i < AGENT_PROTO_AUTH_SIZE; i++)
         diff |= (uint8_t)(got[i] ^ want[i]);
-    return diff == 0 ? MG_OK : MG_EPERM;
+    return diff == 0 ? MG_ERROR_OK : MG_ERROR_EPERM;
 }
 
 void agent_proto_buf_free(agent_proto_buf *b)
@@ -120,10 +122,10 @@ static int reserve(agent_proto_buf *b, size_t more)
 int agent_proto_put_bytes(agent_proto_buf *b, const void *data, size_t len)
 {
     if (reserve(b, len))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     memcpy(b->data + b->len, data, len);
     b->len += len;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_proto_put_u32(agent_proto_buf *b, uint32_t v)
@@ -136,13 +138,13 @@ int agent_proto_put_u32(agent_proto_buf *b, uint32_t v)
 int agent_proto_put_u64(agent_proto_buf *b, uint64_t v)
 {
     return agent_proto_put_u32(b, (uint32_t)v) || agent_proto_put_u32(b, (uint32_t)(v >> 32))
-               ? MG_ENOMEM
-               : MG_OK;
+               ? MG_ERROR_ENOMEM
+               : MG_ERROR_OK;
 }
 
 int agent_proto_frame_begin(agent_proto_buf *b, agent_proto_msg_type type)
 {
-    uint8_t header[AGENT_FRAME_HEADER];
+    uint8_t header[AGENT_PROTO_FRAME_HEADER];
     agent_proto_frame_header_put(header, type, 0);
     b->len = 0;
     return agent_proto_put_bytes(b, header, sizeof header);
@@ -150,7 +152,7 @@ int agent_proto_frame_begin(agent_proto_buf *b, agent_proto_msg_type type)
 
 void agent_proto_frame_finish(agent_proto_buf *b)
 {
-    put32(b->data + 8, (uint32_t)(b->len - AGENT_FRAME_HEADER));
+    put32(b->data + 8, (uint32_t)(b->len - AGENT_PROTO_FRAME_HEADER));
 }
 
 int agent_proto_put_reading(agent_proto_buf *b, const agent_proto_reading *r)
@@ -165,45 +167,46 @@ int agent_proto_put_reading(agent_proto_buf *b, const agent_proto_reading *r)
                    agent_proto_put_u64(b, (uint64_t)r->cpu_slices) ||
                    agent_proto_put_u64(b, (uint64_t)r->held_ns) ||
                    agent_proto_put_u64(b, (uint64_t)r->frozen_ns)
-               ? MG_ENOMEM
-               : MG_OK;
+               ? MG_ERROR_ENOMEM
+               : MG_ERROR_OK;
 }
 
 int agent_proto_put_str(agent_proto_buf *b, const char *s)
 {
     size_t len = s ? strlen(s) : 0;
-    return agent_proto_put_u32(b, (uint32_t)len) || agent_proto_put_bytes(b, s, len) ? MG_ENOMEM
-                                                                                     : MG_OK;
+    return agent_proto_put_u32(b, (uint32_t)len) || agent_proto_put_bytes(b, s, len)
+               ? MG_ERROR_ENOMEM
+               : MG_ERROR_OK;
 }
 
 int agent_proto_get_str(agent_proto_cursor *c, char *out, size_t outlen)
 {
     uint32_t len;
     if (agent_proto_get_u32(c, &len) || (size_t)(c->end - c->p) < len || outlen == 0)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     size_t copy = len < outlen - 1 ? len : outlen - 1;
     memcpy(out, c->p, copy);
     out[copy] = '\0';
     c->p += len;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_proto_get_u32(agent_proto_cursor *c, uint32_t *v)
 {
     if (c->end - c->p < 4)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     *v = get32(c->p);
     c->p += 4;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_proto_get_u64(agent_proto_cursor *c, uint64_t *v)
 {
     uint32_t lo, hi;
     if (agent_proto_get_u32(c, &lo) || agent_proto_get_u32(c, &hi))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     *v = (uint64_t)hi << 32 | lo;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_proto_get_reading(agent_proto_cursor *c, agent_proto_reading *r)
@@ -214,10 +217,10 @@ int agent_proto_get_reading(agent_proto_cursor *c, agent_proto_reading *r)
         agent_proto_get_u32(c, &r->fn) || agent_proto_get_u64(c, &r->counter) ||
         agent_proto_get_u64(c, &cpu_time) || agent_proto_get_u64(c, &cpu_slices) ||
         agent_proto_get_u64(c, &held) || agent_proto_get_u64(c, &frozen))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     /* a negative stop would lower the front's cost below what the ranks paid */
     if ((int64_t)held < 0 || (int64_t)frozen < 0)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     r->held_ns = (int64_t)held;
     r->frozen_ns = (int64_t)frozen;
     r->cpu_time_ns = (int64_t)cpu_time;
@@ -231,7 +234,7 @@ int agent_proto_get_reading(agent_proto_cursor *c, agent_proto_reading *r)
     r->runnable = (flags >> 5) & 1;
     r->stopped = (flags >> 6) & 1;
     r->lost = (flags >> 7) & 1;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Writes to a socket whose peer is gone fail with EPIPE instead of raising SIGPIPE, which would
@@ -250,25 +253,25 @@ static int io_all(int fd, void *data, size_t len, int writing)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return MG_EIO;
+            return MG_ERROR_EIO;
         p += n;
         len -= (size_t)n;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
-int agent_proto_auth_send(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_auth_send(int fd, const uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    uint8_t frame[AGENT_AUTH_SIZE];
+    uint8_t frame[AGENT_PROTO_AUTH_SIZE];
     agent_proto_auth_put(frame, secret);
     return io_all(fd, frame, sizeof frame, 1);
 }
 
-int agent_proto_auth_recv(int fd, const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_auth_recv(int fd, const uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    uint8_t got[AGENT_AUTH_SIZE];
+    uint8_t got[AGENT_PROTO_AUTH_SIZE];
     if (io_all(fd, got, sizeof got, 0))
-        return MG_EIO;
+        return MG_ERROR_EIO;
     return agent_proto_auth_check(got, secret);
 }
 
@@ -292,35 +295,35 @@ int agent_proto_send_queued(int fd, agent_proto_buf *queue)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             break;
         if (n <= 0)
-            return MG_EIO;
+            return MG_ERROR_EIO;
         sent += (size_t)n;
     }
     memmove(queue->data, queue->data + sent, queue->len - sent);
     queue->len -= sent;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_proto_recv(int fd, agent_proto_buf *b, agent_proto_msg_type *type,
                      agent_proto_cursor *payload, char *err, size_t errlen)
 {
-    uint8_t header[AGENT_FRAME_HEADER];
+    uint8_t header[AGENT_PROTO_FRAME_HEADER];
     uint32_t n;
     snprintf(err, errlen, "the agent connection ended in the middle of a frame");
     if (io_all(fd, header, sizeof header, 0))
-        return MG_EIO;
+        return MG_ERROR_EIO;
     int rc = agent_proto_frame_header_get(header, type, &n, err, errlen);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     b->len = 0;
     if (reserve(b, n)) {
         snprintf(err, errlen, "no memory for an agent frame of %u bytes", n);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     if (io_all(fd, b->data, n, 0))
-        return MG_EIO;
+        return MG_ERROR_EIO;
     b->len = n;
     *payload = (agent_proto_cursor){b->data, b->data + n};
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void agent_proto_reader_init(agent_proto_reader *r)
@@ -345,40 +348,40 @@ int agent_proto_reader_push(agent_proto_reader *r, const uint8_t *data, size_t n
         r->len -= r->pos;
         r->pos = 0;
         int rc = mg_array_reserve((void **)&r->buf, &r->cap, r->len + n, 1);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
     }
     memcpy(r->buf + r->len, data, n);
     r->len += n;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_proto_reader_next(agent_proto_reader *r, agent_proto_frame *out, char *err, size_t errlen)
 {
     size_t avail = r->len - r->pos;
     const uint8_t *p = r->buf + r->pos;
-    if (avail < AGENT_FRAME_HEADER)
+    if (avail < AGENT_PROTO_FRAME_HEADER)
         return 0;
     char why[160];
     int rc = agent_proto_frame_header_get(p, &out->type, &out->length, why, sizeof why);
-    if (rc != MG_OK) {
+    if (rc != MG_ERROR_OK) {
         snprintf(err, errlen, "at byte %zu of the stream: %s", r->pos, why);
         return rc;
     }
-    if (avail - AGENT_FRAME_HEADER < out->length)
+    if (avail - AGENT_PROTO_FRAME_HEADER < out->length)
         return 0;
-    out->payload = p + AGENT_FRAME_HEADER;
-    r->pos += AGENT_FRAME_HEADER + out->length;
+    out->payload = p + AGENT_PROTO_FRAME_HEADER;
+    r->pos += AGENT_PROTO_FRAME_HEADER + out->length;
     return 1;
 }
 
-int agent_proto_reader_auth(agent_proto_reader *r, const uint8_t secret[AGENT_SECRET_BYTES])
+int agent_proto_reader_auth(agent_proto_reader *r, const uint8_t secret[AGENT_PROTO_SECRET_BYTES])
 {
-    if (r->len - r->pos < AGENT_AUTH_SIZE)
+    if (r->len - r->pos < AGENT_PROTO_AUTH_SIZE)
         return 0;
-    if (agent_proto_auth_check(r->buf + r->pos, secret) != MG_OK)
-        return MG_EPERM;
-    r->pos += AGENT_AUTH_SIZE;
+    if (agent_proto_auth_check(r->buf + r->pos, secret) != MG_ERROR_OK)
+        return MG_ERROR_EPERM;
+    r->pos += AGENT_PROTO_AUTH_SIZE;
     return 1;
 }
 

@@ -12,17 +12,17 @@ static int take_request(agent_proto_msg_type type, agent_proto_cursor *c, int *k
                         uint32_t *count, char *err, size_t errlen)
 {
     uint32_t k;
-    if (type != AGENT_MSG_READ || agent_proto_get_u32(c, &k) || agent_proto_get_u32(c, count) ||
-        (size_t)(c->end - c->p) / 4 < *count) {
+    if (type != AGENT_PROTO_MSG_READ || agent_proto_get_u32(c, &k) ||
+        agent_proto_get_u32(c, count) || (size_t)(c->end - c->p) / 4 < *count) {
         snprintf(err, errlen, "a reading request is not a READ frame holding its ranks");
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
-    if (k != AGENT_READ_PLAIN && k != AGENT_READ_CPU_TIME && k != AGENT_READ_GAP_ONLY) {
+    if (k != AGENT_READS_PLAIN && k != AGENT_READS_CPU_TIME && k != AGENT_READS_GAP_ONLY) {
         snprintf(err, errlen, "a reading request of unknown kind %u", k);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     *kind = (int)k;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_reads_answer(agent_proto_msg_type type, agent_proto_cursor *request, agent_reads_fn read,
@@ -31,19 +31,20 @@ int agent_reads_answer(agent_proto_msg_type type, agent_proto_cursor *request, a
     uint32_t count, rank;
     int kind;
     int rc = take_request(type, request, &kind, &count, err, errlen);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
-    if (agent_proto_frame_begin(reply, AGENT_MSG_READINGS) || agent_proto_put_u32(reply, count))
-        return MG_ENOMEM;
+    if (agent_proto_frame_begin(reply, AGENT_PROTO_MSG_READINGS) ||
+        agent_proto_put_u32(reply, count))
+        return MG_ERROR_ENOMEM;
     for (uint32_t i = 0; i < count; i++) {
         agent_proto_get_u32(request, &rank);
         agent_proto_reading r = {.rank = (int32_t)rank};
         read(ctx, (int32_t)rank, kind, &r);
         if (agent_proto_put_reading(reply, &r))
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
     }
     agent_proto_frame_finish(reply);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_reads_ranks(agent_proto_msg_type type, const agent_proto_cursor *request, int *kind,
@@ -52,19 +53,19 @@ int agent_reads_ranks(agent_proto_msg_type type, const agent_proto_cursor *reque
     agent_proto_cursor c = *request;
     uint32_t n, rank;
     int rc = take_request(type, &c, kind, &n, err, errlen);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     if (n > max) {
         snprintf(err, errlen, "a reading request asks for %u ranks, past the %zu of the job", n,
                  max);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     for (uint32_t i = 0; i < n; i++) {
         agent_proto_get_u32(&c, &rank);
         ranks[i] = (int)rank;
     }
     *count = n;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Rank at i of a list (NULL: every rank in order), -1 when it has no agent. */
@@ -122,22 +123,22 @@ static int take_answer(agent_reads_ask *a, agent_proto_buf *buf, agent_reads_sta
     agent_proto_cursor c;
     uint32_t count;
     int rc = agent_proto_recv(a->fd, buf, &type, &c, err, errlen);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     if (stats) {
         stats->frames++;
-        stats->bytes += AGENT_FRAME_HEADER + buf->len;
+        stats->bytes += AGENT_PROTO_FRAME_HEADER + buf->len;
     }
-    if (type != AGENT_MSG_READINGS || agent_proto_get_u32(&c, &count) || count != a->count) {
+    if (type != AGENT_PROTO_MSG_READINGS || agent_proto_get_u32(&c, &count) || count != a->count) {
         snprintf(err, errlen, "an agent answered a reading request with another frame");
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     for (size_t i = 0; i < a->count; i++)
         if (agent_proto_get_reading(&c, &a->out[i]) || a->out[i].rank != a->ranks[i]) {
             snprintf(err, errlen, "an agent's readings do not match the ranks asked");
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf *buf,
@@ -147,20 +148,20 @@ int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf
         err[0] = '\0';
     for (size_t k = 0; k < n; k++) {
         agent_reads_ask *a = &asks[k];
-        a->rc = MG_OK;
+        a->rc = MG_ERROR_OK;
         if (a->count == 0)
             continue;
         mark_unseen(a);
-        if (agent_proto_frame_begin(buf, AGENT_MSG_READ) ||
+        if (agent_proto_frame_begin(buf, AGENT_PROTO_MSG_READ) ||
             agent_proto_put_u32(buf, (uint32_t)kind) ||
             agent_proto_put_u32(buf, (uint32_t)a->count))
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         for (size_t i = 0; i < a->count; i++)
             if (agent_proto_put_u32(buf, (uint32_t)a->ranks[i]))
-                return MG_ENOMEM;
+                return MG_ERROR_ENOMEM;
         agent_proto_frame_finish(buf);
         a->rc = agent_proto_send(a->fd, buf);
-        if (stats && a->rc == MG_OK) {
+        if (stats && a->rc == MG_ERROR_OK) {
             stats->frames++;
             stats->bytes += buf->len;
         }
@@ -168,15 +169,16 @@ int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf
     char why[160] = "";
     for (size_t k = 0; k < n; k++) {
         agent_reads_ask *a = &asks[k];
-        if (a->count == 0 || a->rc != MG_OK)
+        if (a->count == 0 || a->rc != MG_ERROR_OK)
             continue;
         a->rc = take_answer(a, buf, stats, why, sizeof why);
-        if (a->rc != MG_OK)
+        if (a->rc != MG_ERROR_OK)
             mark_unseen(a);
-        if ((a->rc == MG_EFORMAT || a->rc == MG_EVERSION) && errlen > 0 && err[0] == '\0')
+        if ((a->rc == MG_ERROR_EFORMAT || a->rc == MG_ERROR_EVERSION) && errlen > 0 &&
+            err[0] == '\0')
             snprintf(err, errlen, "%s", why);
     }
     if (stats)
         stats->rounds++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -12,12 +12,13 @@
 #include <stdint.h>
 
 /* What a READ request wants of each rank, first in its payload. The values are rank_probe.h's
- * (MG_PROBE_CPU_TIME, MG_PROBE_GAP_ONLY), which an agent hands its probe as they came: GAP_ONLY, a
- * verification retake, is answered under ptrace without stopping the rank (docs/design/hang.md). */
+ * (RANK_PROBE_CPU_TIME, RANK_PROBE_GAP_ONLY), which an agent hands its probe as they came:
+ * GAP_ONLY, a verification retake, is answered under ptrace without stopping the rank
+ * (docs/design/hang.md). */
 typedef enum agent_reads_kind {
-    AGENT_READ_PLAIN = 0,    /* where the rank is */
-    AGENT_READ_CPU_TIME = 1, /* that and its CPU time */
-    AGENT_READ_GAP_ONLY = 3, /* its CPU time and counter; where it is may be the last seen */
+    AGENT_READS_PLAIN = 0,    /* where the rank is */
+    AGENT_READS_CPU_TIME = 1, /* that and its CPU time */
+    AGENT_READS_GAP_ONLY = 3, /* its CPU time and counter; where it is may be the last seen */
 } agent_reads_kind;
 
 /* How an agent reads one of its ranks: fills out (out->rank is set, the rest zeroed) or marks it
@@ -26,16 +27,16 @@ typedef void (*agent_reads_fn)(void *ctx, int32_t rank, int kind, agent_proto_re
 
 /* Agent side: answers a READ request (its payload in request) with a finished READINGS frame in
  * reply (not the request's buffer), one reading per asked rank through read. Errors, with err
- * naming the problem: MG_EFORMAT (another type, an unknown kind, or a count the payload does not
- * hold), MG_ENOMEM. */
+ * naming the problem: MG_ERROR_EFORMAT (another type, an unknown kind, or a count the payload does
+ * not hold), MG_ERROR_ENOMEM. */
 int agent_reads_answer(agent_proto_msg_type type, agent_proto_cursor *request, agent_reads_fn read,
                        void *ctx, agent_proto_buf *reply, char *err, size_t errlen);
 
 /* The kind and ranks a READ request asks for, without consuming request: up to max ranks into
  * ranks, their number into *count. For a relay of an agent tree, which reads them from the agents
  * below it in one round before it answers (agent_reads_answer). Errors, with err naming the
- * problem: MG_EFORMAT (another type, an unknown kind, a count the payload does not hold or past
- * max). */
+ * problem: MG_ERROR_EFORMAT (another type, an unknown kind, a count the payload does not hold or
+ * past max). */
 int agent_reads_ranks(agent_proto_msg_type type, const agent_proto_cursor *request, int *kind,
                       int *ranks, size_t max, size_t *count, char *err, size_t errlen);
 
@@ -46,8 +47,8 @@ typedef struct agent_reads_ask {
     const int32_t *ranks; /* the ranks asked of it */
     size_t count;
     agent_proto_reading *out; /* count readings, in the order of ranks */
-    int rc;                   /* after the round: MG_OK, MG_EIO (gone, or no answer in time),
-                                 MG_EFORMAT/MG_EVERSION (a malformed answer) */
+    int rc; /* after the round: MG_ERROR_OK, MG_ERROR_EIO (gone, or no answer in time),
+               MG_ERROR_EFORMAT/MG_ERROR_EVERSION (a malformed answer) */
 } agent_reads_ask;
 
 /* Groups the count ranks of ranks (NULL: ranks 0..count-1) by agent for a round: asks[a] gets the
@@ -65,8 +66,8 @@ typedef struct agent_reads_stats {
 /* One round of readings of kind (agent_reads_kind): sends every ask with a count its request
  * frame, then takes the answers in the same order, so the agents read their ranks at the same
  * time. An ask that fails leaves its readings unseen and the others unaffected; err names the
- * first malformed answer. buf is scratch. Adds to stats when not NULL. Returns MG_OK, or
- * MG_ENOMEM (nothing sent). */
+ * first malformed answer. buf is scratch. Adds to stats when not NULL. Returns MG_ERROR_OK, or
+ * MG_ERROR_ENOMEM (nothing sent). */
 int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf *buf,
                       agent_reads_stats *stats, char *err, size_t errlen);
 

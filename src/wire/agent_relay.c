@@ -12,7 +12,7 @@ int agent_relay_init(agent_relay *r, size_t nranks)
     r->grouped = malloc(nranks * sizeof *r->grouped);
     r->out = malloc(nranks * sizeof *r->out);
     r->table = malloc(nranks * sizeof *r->table);
-    return r->ranks && r->grouped && r->out && r->table ? MG_OK : MG_ENOMEM;
+    return r->ranks && r->grouped && r->out && r->table ? MG_ERROR_OK : MG_ERROR_ENOMEM;
 }
 
 void agent_relay_free(agent_relay *r)
@@ -37,7 +37,7 @@ int agent_relay_answer(agent_relay *r, agent_proto_msg_type type, agent_proto_cu
     size_t count;
     int kind;
     int rc = agent_reads_ranks(type, request, &kind, r->ranks, r->nranks, &count, err, errlen);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     /* what no agent below answers for (not its rank, or its agent failed) reads as unseen */
     for (size_t i = 0; i < count; i++)
@@ -47,7 +47,7 @@ int agent_relay_answer(agent_relay *r, agent_proto_msg_type type, agent_proto_cu
                       r->out);
     /* the agents below read as the front asked: a gap-only round stops no rank there either */
     rc = agent_reads_round(r->below, r->nbelow, kind, &r->buf, &r->stats, err, errlen);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     for (size_t j = 0; j < r->nbelow; j++)
         for (size_t i = 0; i < r->below[j].count; i++)
@@ -57,7 +57,7 @@ int agent_relay_answer(agent_relay *r, agent_proto_msg_type type, agent_proto_cu
         if (rank < 0 || (size_t)rank >= r->nranks || r->child_of[rank] < 0)
             continue;
         const agent_reads_ask *a = &r->below[r->child_of[rank]];
-        r->table[rank].lost = a->fd < 0 || a->rc != MG_OK;
+        r->table[rank].lost = a->fd < 0 || a->rc != MG_ERROR_OK;
     }
     return agent_reads_answer(type, request, read_relayed, r, reply, err, errlen);
 }

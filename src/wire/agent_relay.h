@@ -24,13 +24,14 @@ typedef struct agent_relay {
 } agent_relay;
 
 /* Allocates r's scratch for a world of nranks; below, nbelow and child_of are set by the caller.
- * 0 or MG_ENOMEM (then agent_relay_free is still safe). */
+ * 0 or MG_ERROR_ENOMEM (then agent_relay_free is still safe). */
 int agent_relay_init(agent_relay *r, size_t nranks);
 void agent_relay_free(agent_relay *r);
 /* Answers one READ request (type, its payload in request) into the finished frame
  * reply. A rank the relay does not own, or whose agent below failed, reads as unseen; such an ask's
- * rc says why (MG_EIO: gone or silent), and the rank of a failed or already lost (fd negative)
- * agent also reads as lost. Errors: MG_EFORMAT (agent_reads_ranks), MG_ENOMEM. */
+ * rc says why (MG_ERROR_EIO: gone or silent), and the rank of a failed or already lost (fd
+ * negative) agent also reads as lost. Errors: MG_ERROR_EFORMAT (agent_reads_ranks),
+ * MG_ERROR_ENOMEM. */
 int agent_relay_answer(agent_relay *r, agent_proto_msg_type type, agent_proto_cursor *request,
                        agent_proto_buf *reply, char *err, size_t errlen);
 

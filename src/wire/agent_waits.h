@@ -13,14 +13,14 @@
 
 /* Appends the wait published in state (NULL: nothing published, e.g. under the ptrace sampler or
  * before MPI_Init). Reads the segment's atomics once each; the rank may be writing it meanwhile, as
- * for a local reader. 0 or MG_ENOMEM. */
+ * for a local reader. 0 or MG_ERROR_ENOMEM. */
 int agent_waits_put(agent_proto_buf *b, const rank_state *state);
 
 /* Takes a wait that agent_waits_put appended: *published says whether one was, and when it was,
  * *copy holds it (a plain copy, magic and version set, the fields no wait carries zeroed) for the
- * code that reads a local segment. Errors: MG_EFORMAT (past the payload's end, an unknown kind of
- * wait, more world-like communicators than a segment holds, a world size outside 1..2^24); *copy
- * is then unspecified. */
+ * code that reads a local segment. Errors: MG_ERROR_EFORMAT (past the payload's end, an unknown
+ * kind of wait, more world-like communicators than a segment holds, a world size outside 1..2^24);
+ * *copy is then unspecified. */
 int agent_waits_get(agent_proto_cursor *c, rank_state *copy, bool *published);
 
 #endif

@@ -17,10 +17,10 @@
 int bounds_file_add(bounds_file_doc *d, const bounds_file_entry *e)
 {
     int rc = mg_array_reserve((void **)&d->entries, &d->cap, d->n + 1, sizeof *d->entries);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     d->entries[d->n++] = *e;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void bounds_file_free(bounds_file_doc *d)
@@ -34,11 +34,11 @@ int bounds_file_set_costs(bounds_file_doc *d, const bounds_file_cost *c)
     size_t i = 0;
     while (i < d->ncosts && d->costs[i].np != c->np)
         i++;
-    if (i == BOUNDS_COSTS_MAX)
-        return MG_ERANGE;
+    if (i == BOUNDS_FILE_COSTS_MAX)
+        return MG_ERROR_ERANGE;
     d->costs[i] = *c;
     d->ncosts += i == d->ncosts;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 const bounds_file_cost *bounds_file_costs(const bounds_file_doc *d, uint64_t np)
@@ -209,13 +209,13 @@ static int parse_costs(json_object *o, bounds_file_cost *c)
 }
 
 /* What a file of each version cannot hold, for the message on a malformed entry. */
-static const char *const not_in_version[BOUNDS_SCHEMA_NEWEST + 1] = {
-    [1] = " (a large-count `_c` entry needs " BOUNDS_SCHEMA_PREFIX
-          "2, an in-place one " BOUNDS_SCHEMA_PREFIX
-          "3, a form sn(P-1) or n(P-1) " BOUNDS_SCHEMA_PREFIX "4)",
-    [2] = " (an in-place entry needs " BOUNDS_SCHEMA_PREFIX
-          "3, a form sn(P-1) or n(P-1) " BOUNDS_SCHEMA_PREFIX "4)",
-    [3] = " (a form sn(P-1) or n(P-1) needs " BOUNDS_SCHEMA_PREFIX "4)",
+static const char *const not_in_version[BOUNDS_FILE_SCHEMA_NEWEST + 1] = {
+    [1] = " (a large-count `_c` entry needs " BOUNDS_FILE_SCHEMA_PREFIX
+          "2, an in-place one " BOUNDS_FILE_SCHEMA_PREFIX
+          "3, a form sn(P-1) or n(P-1) " BOUNDS_FILE_SCHEMA_PREFIX "4)",
+    [2] = " (an in-place entry needs " BOUNDS_FILE_SCHEMA_PREFIX
+          "3, a form sn(P-1) or n(P-1) " BOUNDS_FILE_SCHEMA_PREFIX "4)",
+    [3] = " (a form sn(P-1) or n(P-1) needs " BOUNDS_FILE_SCHEMA_PREFIX "4)",
 };
 
 static int parse_doc(json_object *root, const char *path, bounds_file_doc *d, char *err,
@@ -223,36 +223,38 @@ static int parse_doc(json_object *root, const char *path, bounds_file_doc *d, ch
 {
     const char *schema = json_object_is_type(root, json_type_object) ? get_string(root, "schema")
                                                                      : NULL;
-    size_t plen = strlen(BOUNDS_SCHEMA_PREFIX);
-    if (!schema || strncmp(schema, BOUNDS_SCHEMA_PREFIX, plen) != 0)
-        return fail(err, errlen, MG_EFORMAT, path, "not an mpiguard safe-bounds file");
+    size_t plen = strlen(BOUNDS_FILE_SCHEMA_PREFIX);
+    if (!schema || strncmp(schema, BOUNDS_FILE_SCHEMA_PREFIX, plen) != 0)
+        return fail(err, errlen, MG_ERROR_EFORMAT, path, "not an mpiguard safe-bounds file");
     const char *v = schema + plen;
-    int version = v[0] >= '1' && v[0] <= '0' + BOUNDS_SCHEMA_NEWEST && !v[1] ? v[0] - '0' : 0;
+    int version = v[0] >= '1' && v[0] <= '0' + BOUNDS_FILE_SCHEMA_NEWEST && !v[1] ? v[0] - '0' : 0;
     if (!version)
-        return fail(err, errlen, MG_EVERSION, path, "another version of the safe-bounds schema");
+        return fail(err, errlen, MG_ERROR_EVERSION, path,
+                    "another version of the safe-bounds schema");
     json_object *mpi, *entries;
     if (!json_object_object_get_ex(root, "mpi", &mpi) ||
         copy(d->flavor, sizeof d->flavor, get_string(mpi, "flavor")) ||
         copy(d->version, sizeof d->version, get_string(mpi, "version")))
-        return fail(err, errlen, MG_EFORMAT, path, "missing or bad \"mpi\" {flavor, version}");
+        return fail(err, errlen, MG_ERROR_EFORMAT, path,
+                    "missing or bad \"mpi\" {flavor, version}");
     if (!json_object_object_get_ex(root, "entries", &entries) ||
         !json_object_is_type(entries, json_type_array))
-        return fail(err, errlen, MG_EFORMAT, path, "missing \"entries\" array");
+        return fail(err, errlen, MG_ERROR_EFORMAT, path, "missing \"entries\" array");
     for (size_t i = 0; i < json_object_array_length(entries); i++) {
         bounds_file_entry e;
         if (parse_entry(json_object_array_get_idx(entries, i), &e, version) != 0) {
             snprintf(err, errlen, "%s: entry %zu is malformed%s", path, i,
                      not_in_version[version] ? not_in_version[version] : "");
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
         if (bounds_file_add(d, &e) != 0)
-            return fail(err, errlen, MG_ENOMEM, path, "out of memory");
+            return fail(err, errlen, MG_ERROR_ENOMEM, path, "out of memory");
     }
     json_object *costs;
     if (!json_object_object_get_ex(root, "costs", &costs))
-        return MG_OK;
+        return MG_ERROR_OK;
     if (!json_object_is_type(costs, json_type_array))
-        return fail(err, errlen, MG_EFORMAT, path, "\"costs\" is not an array");
+        return fail(err, errlen, MG_ERROR_EFORMAT, path, "\"costs\" is not an array");
     for (size_t i = 0; i < json_object_array_length(costs); i++) {
         bounds_file_cost c;
         if (parse_costs(json_object_array_get_idx(costs, i), &c) != 0) {
@@ -261,22 +263,22 @@ static int parse_doc(json_object *root, const char *path, bounds_file_doc *d, ch
                      "numbers >= 0; allgather_block_stride: true or false)",
                      path, i, cost_fields[0].name, cost_fields[1].name, cost_fields[2].name,
                      cost_fields[3].name, cost_fields[4].name);
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
         if (bounds_file_set_costs(d, &c) != 0)
-            return fail(err, errlen, MG_EFORMAT, path, "costs at too many process counts");
+            return fail(err, errlen, MG_ERROR_EFORMAT, path, "costs at too many process counts");
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int bounds_file_read(const char *path, bounds_file_doc *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     if (access(path, R_OK) != 0)
-        return fail(err, errlen, MG_ENOENT, path, "cannot be read");
+        return fail(err, errlen, MG_ERROR_ENOENT, path, "cannot be read");
     json_object *root = json_object_from_file(path);
     if (!root)
-        return fail(err, errlen, MG_EFORMAT, path, "not valid JSON");
+        return fail(err, errlen, MG_ERROR_EFORMAT, path, "not valid JSON");
     int rc = parse_doc(root, path, d, err, errlen);
     json_object_put(root);
     if (rc)
@@ -319,9 +321,9 @@ static int write_atomic(const char *path, const char *text, char *err, size_t er
     ok = f && fclose(f) == 0 && ok;
     if (!ok || rename(tmp, path) != 0) {
         unlink(tmp);
-        return fail(err, errlen, MG_EIO, path, "cannot be written");
+        return fail(err, errlen, MG_ERROR_EIO, path, "cannot be written");
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The oldest schema version that holds e. */
@@ -342,7 +344,7 @@ int bounds_file_write(const char *path, const bounds_file_doc *d, char *err, siz
         version = v > version ? v : version;
     }
     char schema[32];
-    snprintf(schema, sizeof schema, "%s%d", BOUNDS_SCHEMA_PREFIX, version);
+    snprintf(schema, sizeof schema, "%s%d", BOUNDS_FILE_SCHEMA_PREFIX, version);
     json_object_object_add(root, "schema", json_object_new_string(schema));
     json_object_object_add(mpi, "flavor", json_object_new_string(d->flavor));
     json_object_object_add(mpi, "version", json_object_new_string(d->version));
@@ -401,7 +403,7 @@ int bounds_file_write_module(const char *path, const bounds_file_doc *d, char *e
     size_t cap = 128 + 2 * d->n * 96 + d->ncosts * 160, used = 0;
     char *text = malloc(cap);
     if (!text)
-        return fail(err, errlen, MG_ENOMEM, path, "out of memory");
+        return fail(err, errlen, MG_ERROR_ENOMEM, path, "out of memory");
     used += bounds_text_put_header(text, cap, d->flavor, d->version);
     for (size_t i = 0; i < d->n; i++) {
         const bounds_file_entry *e = &d->entries[i];

@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BOUNDS_SCHEMA_PREFIX "mpiguard-bounds/"
-enum { BOUNDS_SCHEMA_NEWEST = 4 };
+#define BOUNDS_FILE_SCHEMA_PREFIX "mpiguard-bounds/"
+enum { BOUNDS_FILE_SCHEMA_NEWEST = 4 };
 
 typedef struct bounds_file_entry {
     char collective[32]; /* MPI name without "MPI_": "Gatherv", "Igatherv_c", "Alltoall_inplace" */
@@ -44,23 +44,23 @@ typedef struct bounds_file_cost {
     int allgather_block_stride;
 } bounds_file_cost;
 
-enum { BOUNDS_COSTS_MAX = 32 };
+enum { BOUNDS_FILE_COSTS_MAX = 32 };
 
 typedef struct bounds_file_doc {
     char flavor[16];  /* "openmpi", "mpich" */
     char version[32]; /* "4.1.4" */
     bounds_file_entry *entries;
     size_t n, cap;
-    bounds_file_cost costs[BOUNDS_COSTS_MAX];
+    bounds_file_cost costs[BOUNDS_FILE_COSTS_MAX];
     size_t ncosts;
 } bounds_file_doc;
 
-/* Appends a copy of e. Returns 0 or MG_ENOMEM. */
+/* Appends a copy of e. Returns 0 or MG_ERROR_ENOMEM. */
 int bounds_file_add(bounds_file_doc *d, const bounds_file_entry *e);
 void bounds_file_free(bounds_file_doc *d);
 
-/* Records c, in place of d's costs at the same np. Returns 0 or MG_ERANGE (BOUNDS_COSTS_MAX
- * process counts already). */
+/* Records c, in place of d's costs at the same np. Returns 0 or MG_ERROR_ERANGE
+ * (BOUNDS_FILE_COSTS_MAX process counts already). */
 int bounds_file_set_costs(bounds_file_doc *d, const bounds_file_cost *c);
 
 /* d's costs at np, or NULL. */
@@ -71,20 +71,20 @@ const bounds_file_cost *bounds_file_costs(const bounds_file_doc *d, uint64_t np)
 int bounds_file_costs_parse(const char *line, bounds_file_cost *out);
 
 /* Reads and validates a bounds file (schema version 1 to 4) into *d (caller frees with
- * bounds_file_free). Returns 0, MG_ENOENT (missing or unreadable), MG_EFORMAT (not JSON, not the
- * schema, a bad entry, an entry that needs a newer version than the file's: a `_c` one in version
- * 1, an in-place one before 3, a (P - 1) form before 4) or MG_EVERSION (another schema version),
- * with the reason in err. */
+ * bounds_file_free). Returns 0, MG_ERROR_ENOENT (missing or unreadable), MG_ERROR_EFORMAT (not
+ * JSON, not the schema, a bad entry, an entry that needs a newer version than the file's: a `_c`
+ * one in version 1, an in-place one before 3, a (P - 1) form before 4) or MG_ERROR_EVERSION
+ * (another schema version), with the reason in err. */
 int bounds_file_read(const char *path, bounds_file_doc *d, char *err, size_t errlen);
 
 /* Writes d as JSON, atomically (temporary file renamed), in the oldest schema version that holds
- * its entries. Returns 0 or MG_EIO with err. */
+ * its entries. Returns 0 or MG_ERROR_EIO with err. */
 int bounds_file_write(const char *path, const bounds_file_doc *d, char *err, size_t errlen);
 
 /* Writes the "bounded" entries of d in the module's text format (src/wire/bounds_text.h),
  * each int form's also as its `_c` form's where d has no tested point of the `_c` form at that
  * (s, P): an untested `_c` form is taken to fail where its int form does; then d's costs. Returns
- * 0 or MG_EIO with err. */
+ * 0 or MG_ERROR_EIO with err. */
 int bounds_file_write_module(const char *path, const bounds_file_doc *d, char *err, size_t errlen);
 
 #endif

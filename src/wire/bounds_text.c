@@ -42,10 +42,10 @@ static int count(const char *t, uint64_t *out)
 {
     char *end;
     if (!*t || *t == '-')
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     unsigned long long v = strtoull(t, &end, 10);
     if (*end)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     *out = v;
     return 0;
 }
@@ -53,7 +53,7 @@ static int count(const char *t, uint64_t *out)
 /* A decimal count above 0. */
 static int number(const char *t, uint64_t *out)
 {
-    return count(t, out) || *out == 0 ? MG_EFORMAT : 0;
+    return count(t, out) || *out == 0 ? MG_ERROR_EFORMAT : 0;
 }
 
 /* Copies a word that must fit. */
@@ -61,7 +61,7 @@ static int word(char *dst, size_t size, const char *src)
 {
     size_t n = strlen(src);
     if (n >= size)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     memcpy(dst, src, n + 1);
     return 0;
 }
@@ -71,7 +71,7 @@ static int parse_entry(char **w, bounds_text_entry *e)
     if (word(e->collective, sizeof e->collective, w[1]) || number(w[2], &e->type_size) ||
         number(w[3], &e->nprocs) || number(w[4], &e->n_safe) ||
         (strcmp(w[5], "G") != 0 && strcmp(w[5], "X") != 0) || word(e->form, sizeof e->form, w[6]))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     e->cls = w[5][0];
     return 0;
 }
@@ -80,10 +80,10 @@ static int parse_costs(char **w, bounds_text_costs *c)
 {
     uint64_t stride;
     if (number(w[1], &c->nprocs) || count(w[2 + BOUNDS_TEXT_COSTS], &stride) || stride > 1)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     for (int f = 0; f < BOUNDS_TEXT_COSTS; f++)
         if (count(w[2 + f], &c->ps[f]))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
     c->allgather_block_stride = (int)stride;
     return 0;
 }
@@ -97,7 +97,7 @@ int bounds_text_parse(char *line, bounds_text_line *out, const char **word0)
         out->kind = BOUNDS_TEXT_MPI;
         return word(out->flavor, sizeof out->flavor, w[1]) ||
                        word(out->version, sizeof out->version, w[2])
-                   ? MG_EFORMAT
+                   ? MG_ERROR_EFORMAT
                    : 0;
     }
     if (nw == 7 && strcmp(w[0], "entry") == 0) {
@@ -108,7 +108,7 @@ int bounds_text_parse(char *line, bounds_text_line *out, const char **word0)
         out->kind = BOUNDS_TEXT_COSTS_LINE;
         return parse_costs(w, &out->costs);
     }
-    return MG_EFORMAT;
+    return MG_ERROR_EFORMAT;
 }
 
 size_t bounds_text_put_artificial(char *out, size_t cap, const bounds_text_artificial *a)
@@ -129,6 +129,6 @@ int bounds_text_parse_artificial(char *text, bounds_text_artificial *out)
     }
     return nw < 2 || nw > 3 || !(out->on_int || out->on_large) ||
                    word(out->form, sizeof out->form, w[0]) || number(w[1], &out->limit)
-               ? MG_EFORMAT
+               ? MG_ERROR_EFORMAT
                : 0;
 }

@@ -56,8 +56,8 @@ typedef struct bounds_text_line {
 } bounds_text_line;
 
 /* Parses one line (without its newline; the line is cut into words in place). Returns 0, or
- * MG_EFORMAT with *word0 the line's first word ("(blank)" for none) for a message. Thread-safe,
- * allocation-free. */
+ * MG_ERROR_EFORMAT with *word0 the line's first word ("(blank)" for none) for a message.
+ * Thread-safe, allocation-free. */
 int bounds_text_parse(char *line, bounds_text_line *out, const char **word0);
 
 /* The artificial bound of `mpiguard protect --bound` (MG_ENV_PROTECT_ARTIFICIAL):
@@ -70,7 +70,7 @@ typedef struct bounds_text_artificial {
 } bounds_text_artificial;
 
 size_t bounds_text_put_artificial(char *out, size_t cap, const bounds_text_artificial *a);
-/* Parses text (cut into words in place). Returns 0 or MG_EFORMAT. */
+/* Parses text (cut into words in place). Returns 0 or MG_ERROR_EFORMAT. */
 int bounds_text_parse_artificial(char *text, bounds_text_artificial *out);
 
 #endif

@@ -8,14 +8,19 @@
 #include "mg_error.h"
 
 #define S(n, k, m)                                                                                 \
-    [CHECK_FN_##n] = {"MPI_" #n, CHECK_CLASS_##k, CHECK_MODE_##m, 0, 0, 0, 0, CHECK_FN_##n}
+    [CHECK_EVENT_FN_##n] = {"MPI_" #n, CHECK_EVENT_CLASS_##k, CHECK_EVENT_MODE_##m, 0, 0, 0,       \
+                            0,         CHECK_EVENT_FN_##n}
 #define W(n, k, c)                                                                                 \
-    [CHECK_FN_##n] = {"MPI_" #n, CHECK_CLASS_##k, 0, CHECK_COMPLETE_##c, 0, 0, 0, CHECK_FN_##n}
-#define C(n, r, o) [CHECK_FN_##n] = {"MPI_" #n, CHECK_CLASS_COLL, 0, 0, r, o, 0, CHECK_FN_##n}
-#define I(n, b, r, o) [CHECK_FN_##n] = {"MPI_" #n, CHECK_CLASS_ICOLL, 0, 0, r, o, 0, CHECK_FN_##b}
-#define K(n, mk) [CHECK_FN_##n] = {"MPI_" #n, CHECK_CLASS_COLL, 0, 0, 0, 0, mk, CHECK_FN_##n}
+    [CHECK_EVENT_FN_##n] = {"MPI_" #n, CHECK_EVENT_CLASS_##k, 0, CHECK_EVENT_COMPLETE_##c, 0, 0,   \
+                            0,         CHECK_EVENT_FN_##n}
+#define C(n, r, o)                                                                                 \
+    [CHECK_EVENT_FN_##n] = {"MPI_" #n, CHECK_EVENT_CLASS_COLL, 0, 0, r, o, 0, CHECK_EVENT_FN_##n}
+#define I(n, b, r, o)                                                                              \
+    [CHECK_EVENT_FN_##n] = {"MPI_" #n, CHECK_EVENT_CLASS_ICOLL, 0, 0, r, o, 0, CHECK_EVENT_FN_##b}
+#define K(n, mk)                                                                                   \
+    [CHECK_EVENT_FN_##n] = {"MPI_" #n, CHECK_EVENT_CLASS_COLL, 0, 0, 0, 0, mk, CHECK_EVENT_FN_##n}
 
-static const check_event_func_info func_table[CHECK_FN_COUNT] = {
+static const check_event_func_info func_table[CHECK_EVENT_FN_COUNT] = {
     S(INIT, OTHER, NONE),
     S(FINALIZE, FINALIZE, NONE),
     S(ABORT, ABORT, NONE),
@@ -122,12 +127,13 @@ static const check_event_func_info func_table[CHECK_FN_COUNT] = {
     S(COMPARE_AND_SWAP, OTHER, NONE),
     S(RPUT, OTHER, NONE),
     S(RGET, OTHER, NONE),
-    [CHECK_FN_EXIT] = {"exit", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_EXIT},
-    [CHECK_FN_MPI_ERROR] = {"MPI_ERROR", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_MPI_ERROR},
-    [CHECK_FN_HANDLE_LEAK] = {"handle_leak", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
-                              CHECK_FN_HANDLE_LEAK},
-    [CHECK_FN_AFTER_FINALIZE] = {"after_finalize", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
-                                 CHECK_FN_AFTER_FINALIZE},
+    [CHECK_EVENT_FN_EXIT] = {"exit", CHECK_EVENT_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_EVENT_FN_EXIT},
+    [CHECK_EVENT_FN_MPI_ERROR] = {"MPI_ERROR", CHECK_EVENT_CLASS_OTHER, 0, 0, 0, 0, 0,
+                                  CHECK_EVENT_FN_MPI_ERROR},
+    [CHECK_EVENT_FN_HANDLE_LEAK] = {"handle_leak", CHECK_EVENT_CLASS_OTHER, 0, 0, 0, 0, 0,
+                                    CHECK_EVENT_FN_HANDLE_LEAK},
+    [CHECK_EVENT_FN_AFTER_FINALIZE] = {"after_finalize", CHECK_EVENT_CLASS_OTHER, 0, 0, 0, 0, 0,
+                                       CHECK_EVENT_FN_AFTER_FINALIZE},
     S(GROUP_INCL, OTHER, NONE),
     S(GROUP_EXCL, OTHER, NONE),
     S(GROUP_RANGE_INCL, OTHER, NONE),
@@ -135,8 +141,8 @@ static const check_event_func_info func_table[CHECK_FN_COUNT] = {
     S(GROUP_INTERSECTION, OTHER, NONE),
     S(GROUP_DIFFERENCE, OTHER, NONE),
     S(GROUP_FREE, OTHER, NONE),
-    [CHECK_FN_HANDLE_MADE] = {"handle_made", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0,
-                              CHECK_FN_HANDLE_MADE},
+    [CHECK_EVENT_FN_HANDLE_MADE] = {"handle_made", CHECK_EVENT_CLASS_OTHER, 0, 0, 0, 0, 0,
+                                    CHECK_EVENT_FN_HANDLE_MADE},
     S(FILE_IREAD, LOCAL, NONE),
     S(FILE_IWRITE, LOCAL, NONE),
     S(FILE_IREAD_AT, LOCAL, NONE),
@@ -149,7 +155,8 @@ static const check_event_func_info func_table[CHECK_FN_COUNT] = {
     S(FILE_IWRITE_AT_ALL, LOCAL, NONE),
     S(GREQUEST_START, LOCAL, NONE),
     S(GREQUEST_COMPLETE, LOCAL, NONE),
-    [CHECK_FN_UNMODELLED] = {"unmodelled", CHECK_CLASS_OTHER, 0, 0, 0, 0, 0, CHECK_FN_UNMODELLED},
+    [CHECK_EVENT_FN_UNMODELLED] = {"unmodelled", CHECK_EVENT_CLASS_OTHER, 0, 0, 0, 0, 0,
+                                   CHECK_EVENT_FN_UNMODELLED},
     S(WIN_FLUSH, OTHER, NONE),
     S(WIN_FLUSH_ALL, OTHER, NONE),
     S(WIN_FLUSH_LOCAL, OTHER, NONE),
@@ -171,7 +178,7 @@ const char *check_event_mpi_error_name(uint64_t portable_class)
 
 const check_event_func_info *check_event_func_describe(uint16_t fn)
 {
-    if (fn == CHECK_FN_NONE || fn >= CHECK_FN_COUNT) {
+    if (fn == CHECK_EVENT_FN_NONE || fn >= CHECK_EVENT_FN_COUNT) {
         return NULL;
     }
     return &func_table[fn];
@@ -179,8 +186,9 @@ const check_event_func_info *check_event_func_describe(uint16_t fn)
 
 int check_event_completes_listed(const check_event *ev, const check_event_func_info *info)
 {
-    return info->completion == CHECK_COMPLETE_ANY || info->completion == CHECK_COMPLETE_SOME ||
-           (info->completion == CHECK_COMPLETE_ALL && (ev->flags & CHECK_FLAG_REFUSED));
+    return info->completion == CHECK_EVENT_COMPLETE_ANY ||
+           info->completion == CHECK_EVENT_COMPLETE_SOME ||
+           (info->completion == CHECK_EVENT_COMPLETE_ALL && (ev->flags & CHECK_EVENT_FLAG_REFUSED));
 }
 
 /* Little-endian stores and loads, one statement per byte rather than a loop: the compiler then
@@ -245,7 +253,7 @@ static uint64_t payload_size(uint32_t nreq, uint32_t nstat, uint32_t nrank, uint
 {
     return (uint64_t)nreq * CHECK_EVENT_REQUEST_SIZE + (uint64_t)nstat * CHECK_EVENT_STATUS_SIZE +
            (uint64_t)nrank * CHECK_EVENT_RANK_SIZE +
-           (flags & CHECK_FLAG_CALLER_SITE ? CHECK_EVENT_CALLER_SIZE : 0);
+           (flags & CHECK_EVENT_FLAG_CALLER_SITE ? CHECK_EVENT_CALLER_SIZE : 0);
 }
 
 size_t check_event_encoded_size(const check_event *ev)
@@ -263,14 +271,14 @@ int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *
     if (!ev || !buf || !written || (ev->n_requests && !ev->requests) ||
         (ev->n_statuses && !ev->statuses) || (ev->n_ranks && !ev->ranks) ||
         ev->n_local > ev->n_ranks) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     size_t size = check_event_encoded_size(ev);
     if (size == 0) {
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     if (cap < size) {
-        return MG_EFULL;
+        return MG_ERROR_EFULL;
     }
     uint8_t *h = buf;
     put16(h + OFF_MAGIC, CHECK_EVENT_MAGIC);
@@ -316,17 +324,17 @@ int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *
     for (uint32_t i = 0; i < ev->n_ranks; i++, p += CHECK_EVENT_RANK_SIZE) {
         put32(p, (uint32_t)ev->ranks[i]);
     }
-    if (ev->flags & CHECK_FLAG_CALLER_SITE) {
+    if (ev->flags & CHECK_EVENT_FLAG_CALLER_SITE) {
         put64(p, ev->caller_site);
     }
     put32(h + OFF_CRC, check_event_crc32c(0, buf, size));
     *written = size;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int header_is_valid(const uint8_t *h)
 {
-    if (h[OFF_KIND] != CHECK_EV_ENTER && h[OFF_KIND] != CHECK_EV_EXIT) {
+    if (h[OFF_KIND] != CHECK_EVENT_EV_ENTER && h[OFF_KIND] != CHECK_EVENT_EV_EXIT) {
         return 0;
     }
     if (!check_event_func_describe(get16(h + OFF_FUNC))) {
@@ -338,16 +346,16 @@ static int header_is_valid(const uint8_t *h)
 int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *consumed)
 {
     if (!buf || !ev || !consumed) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     if (len < 4 || get16(buf + OFF_MAGIC) != CHECK_EVENT_MAGIC) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     if (buf[OFF_VERSION] != CHECK_EVENT_VERSION) {
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     }
     if (len < CHECK_EVENT_HEADER_SIZE || !header_is_valid(buf)) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     uint32_t nreq = get32(buf + OFF_NREQ), nstat = get32(buf + OFF_NSTAT);
     uint32_t nrank = get32(buf + OFF_NRANK), nlocal = get32(buf + OFF_NLOCAL);
@@ -356,7 +364,7 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
         nrank > CHECK_EVENT_MAX_ITEMS || nlocal > nrank ||
         payload_size(nreq, nstat, nrank, get16(buf + OFF_FLAGS)) != plen ||
         len - CHECK_EVENT_HEADER_SIZE < plen) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     size_t size = CHECK_EVENT_HEADER_SIZE + (size_t)plen;
     uint32_t stored = get32(buf + OFF_CRC);
@@ -368,7 +376,7 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
     uint32_t crc = check_event_crc32c(0, head, sizeof head);
     crc = check_event_crc32c(crc, buf + OFF_RANK, size - OFF_RANK);
     if (crc != stored) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     memset(ev, 0, sizeof *ev);
     ev->kind = buf[OFF_KIND];
@@ -395,11 +403,11 @@ int check_event_decode(const uint8_t *buf, size_t len, check_event *ev, size_t *
     ev->n_local = nlocal;
     ev->peer2 = (int32_t)get32(buf + OFF_PEER2);
     ev->tag2 = (int32_t)get32(buf + OFF_TAG2);
-    if (ev->flags & CHECK_FLAG_CALLER_SITE) {
+    if (ev->flags & CHECK_EVENT_FLAG_CALLER_SITE) {
         ev->caller_site = get64(buf + size - CHECK_EVENT_CALLER_SIZE);
     }
     *consumed = size;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int check_event_decode_arrays(const uint8_t *buf, check_event *ev, uint64_t *requests,
@@ -407,7 +415,7 @@ int check_event_decode_arrays(const uint8_t *buf, check_event *ev, uint64_t *req
 {
     if (!buf || !ev || (ev->n_requests && !requests) || (ev->n_statuses && !statuses) ||
         (ev->n_ranks && !ranks)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     const uint8_t *p = buf + CHECK_EVENT_HEADER_SIZE;
     for (uint32_t i = 0; i < ev->n_requests; i++, p += CHECK_EVENT_REQUEST_SIZE) {
@@ -426,5 +434,5 @@ int check_event_decode_arrays(const uint8_t *buf, check_event *ev, uint64_t *req
     ev->requests = ev->n_requests ? requests : NULL;
     ev->statuses = ev->n_statuses ? statuses : NULL;
     ev->ranks = ev->n_ranks ? ranks : NULL;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -31,9 +31,9 @@ static size_t round_capacity(size_t capacity)
 static int ring_name(char *out, size_t len, const char *token, int rank)
 {
     if (!token || !*token || strchr(token, '/'))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     int n = snprintf(out, len, EVENT_RING_NAME_FORMAT, token, rank);
-    return n > 0 && (size_t)n < len ? MG_OK : MG_EINVAL;
+    return n > 0 && (size_t)n < len ? MG_ERROR_OK : MG_ERROR_EINVAL;
 }
 
 int event_ring_create(event_ring_writer *w, const char *token, int rank, int size, size_t capacity)
@@ -45,7 +45,7 @@ int event_ring_create(event_ring_writer *w, const char *token, int rank, int siz
     capacity = round_capacity(capacity);
     int fd = shm_open(w->name, O_RDWR | O_CREAT | O_TRUNC, 0600);
     if (fd < 0)
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     size_t total = sizeof(event_ring_header) + capacity;
     void *map = MAP_FAILED;
     if (ftruncate(fd, (off_t)total) == 0)
@@ -55,7 +55,7 @@ int event_ring_create(event_ring_writer *w, const char *token, int rank, int siz
     if (map == MAP_FAILED) {
         shm_unlink(w->name);
         errno = saved;
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     }
     event_ring_header *h = map;
     h->version = EVENT_RING_VERSION;
@@ -70,7 +70,7 @@ int event_ring_create(event_ring_writer *w, const char *token, int rank, int siz
     w->hdr = h;
     w->data = (uint8_t *)map + sizeof *h;
     w->map_size = total;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void copy_in(event_ring_writer *w, uint64_t pos, const void *src, uint64_t n)
@@ -133,20 +133,20 @@ int event_ring_write(event_ring_writer *w, const void *rec, uint32_t len)
     event_ring_header *h = w->hdr;
     uint64_t need = padded(len);
     if (need > h->capacity)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     uint64_t head = atomic_load_explicit(&h->head, memory_order_relaxed);
     uint64_t tail = atomic_load_explicit(&h->tail, memory_order_acquire);
     if (h->capacity - (head - tail) < need &&
         (w->reader_gone || wait_for_room(w, head, need) != 0)) {
         atomic_fetch_add_explicit(&h->lost, 1, memory_order_relaxed);
-        return MG_EFULL;
+        return MG_ERROR_EFULL;
     }
     uint32_t le = len; /* the header is little-endian like the records: x86-64 and aarch64 here */
     copy_in(w, head, &le, LENGTH_BYTES);
     copy_in(w, head + LENGTH_BYTES, rec, len);
     atomic_store_explicit(&h->head, head + need, memory_order_release);
     atomic_fetch_add_explicit(&h->records, 1, memory_order_relaxed);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void event_ring_close(event_ring_writer *w, uint32_t life)
@@ -174,14 +174,14 @@ int event_ring_peek(event_ring_reader *r, const char *token, int rank)
         return rc;
     int fd = shm_open(name, O_RDWR, 0);
     if (fd < 0)
-        return errno == ENOENT ? MG_ENOENT : MG_ESYS;
+        return errno == ENOENT ? MG_ERROR_ENOENT : MG_ERROR_ESYS;
     struct stat st;
     void *map = MAP_FAILED;
     if (fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof(event_ring_header))
         map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     if (map == MAP_FAILED)
-        return MG_ENOENT; /* created but not sized yet: try again later */
+        return MG_ERROR_ENOENT; /* created but not sized yet: try again later */
     event_ring_header *h = map;
     size_t total = (size_t)st.st_size;
     atomic_thread_fence(memory_order_acquire);
@@ -189,22 +189,22 @@ int event_ring_peek(event_ring_reader *r, const char *token, int rank)
     if (magic != EVENT_RING_MAGIC) {
         /* Read before the unmap: a writer that has sized its ring but not stamped it yet. */
         munmap(map, total);
-        return magic == 0 ? MG_ENOENT : MG_EVERSION;
+        return magic == 0 ? MG_ERROR_ENOENT : MG_ERROR_EVERSION;
     }
     if (h->version != EVENT_RING_VERSION || h->header_size != sizeof *h) {
         munmap(map, total);
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     }
     if (h->capacity < EVENT_RING_MIN_BYTES || (h->capacity & (h->capacity - 1)) ||
         h->capacity > total - sizeof *h) {
         munmap(map, total);
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     r->hdr = h;
     r->shared = h;
     r->data = (const uint8_t *)map + sizeof *h;
     r->map_size = total;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void event_ring_claim(event_ring_reader *r)
@@ -215,7 +215,7 @@ void event_ring_claim(event_ring_reader *r)
 int event_ring_open(event_ring_reader *r, const char *token, int rank)
 {
     int rc = event_ring_peek(r, token, rank);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         event_ring_claim(r);
     return rc;
 }
@@ -238,15 +238,15 @@ int event_ring_read(event_ring_reader *r, uint8_t *buf, size_t cap, uint32_t *le
         return 0;
     uint32_t n;
     if (head - tail < LENGTH_BYTES || head - tail > h->capacity)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     copy_out(r, tail, &n, LENGTH_BYTES);
     uint64_t need = padded(n);
     if (need > head - tail)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     *len = n;
     int rc = 1;
     if (n > cap)
-        rc = MG_ERANGE;
+        rc = MG_ERROR_ERANGE;
     else
         copy_out(r, tail + LENGTH_BYTES, buf, n);
     atomic_store_explicit(&h->tail, tail + need, memory_order_release);

@@ -65,12 +65,12 @@ typedef struct event_ring_writer {
 } event_ring_writer;
 
 /* Creates (or truncates) the segment of (token, rank) with `capacity` data bytes (rounded up to a
- * power of two, at least EVENT_RING_MIN_BYTES). Errors: MG_EINVAL (bad token), MG_ESYS (shm_open,
- * ftruncate, mmap; errno kept). Not signal-safe; call once at MPI_Init. */
+ * power of two, at least EVENT_RING_MIN_BYTES). Errors: MG_ERROR_EINVAL (bad token), MG_ERROR_ESYS
+ * (shm_open, ftruncate, mmap; errno kept). Not signal-safe; call once at MPI_Init. */
 int event_ring_create(event_ring_writer *w, const char *token, int rank, int size, size_t capacity);
 /* Appends one record of len bytes. When the ring is full it waits (see EVENT_RING_STALL_NS);
- * returns MG_EFULL after counting a loss when it had to drop the record, MG_ERANGE when the record
- * can never fit. Allocation-free, lock-free; one writer thread. */
+ * returns MG_ERROR_EFULL after counting a loss when it had to drop the record, MG_ERROR_ERANGE when
+ * the record can never fit. Allocation-free, lock-free; one writer thread. */
 int event_ring_write(event_ring_writer *w, const void *rec, uint32_t len);
 /* Marks the end of the rank's stream (life = FINALIZED or ABORTED), waits for a reader to attach
  * (EVENT_RING_FINALIZE_WAIT_NS at most), and removes the name from
@@ -87,8 +87,8 @@ typedef struct event_ring_reader {
 } event_ring_reader;
 
 /* Maps the segment of (token, rank), checks magic/version/header/capacity, and records the
- * caller as its reader. Errors: MG_ENOENT (not created yet), MG_EVERSION (another layout),
- * MG_EFORMAT (a capacity that does not fit the segment), MG_ESYS. */
+ * caller as its reader. Errors: MG_ERROR_ENOENT (not created yet), MG_ERROR_EVERSION (another
+ * layout), MG_ERROR_EFORMAT (a capacity that does not fit the segment), MG_ERROR_ESYS. */
 int event_ring_open(event_ring_reader *r, const char *token, int rank);
 /* As event_ring_open, without recording the caller as the reader: a look at the header (the
  * world size, the writer's pid) by an agent that may not own the ring yet, which must not tell
@@ -99,8 +99,9 @@ int event_ring_peek(event_ring_reader *r, const char *token, int rank);
  * reads before. */
 void event_ring_claim(event_ring_reader *r);
 /* Copies the next record into buf[0..cap) and consumes it; *len gets its size. Returns 1 when a
- * record was read, 0 when the ring is empty, MG_EFORMAT when the ring is corrupt (a length past
- * what was written or past the capacity), MG_ERANGE when the record exceeds cap (it is skipped). */
+ * record was read, 0 when the ring is empty, MG_ERROR_EFORMAT when the ring is corrupt (a length
+ * past what was written or past the capacity), MG_ERROR_ERANGE when the record exceeds cap (it is
+ * skipped). */
 int event_ring_read(event_ring_reader *r, uint8_t *buf, size_t cap, uint32_t *len);
 /* 1 when the writer process is gone (checked with kill(pid, 0)). */
 int event_ring_writer_dead(const event_ring_reader *r);

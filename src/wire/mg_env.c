@@ -34,20 +34,20 @@ static long positive(const char **p)
 int mg_env_slurm_node_tasks(const char *tasks_per_node, int node, int *tasks)
 {
     if (!tasks_per_node || node < 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     const char *p = tasks_per_node;
     long first = 0, got = 0; /* the first node of the current group; node's tasks once seen */
     do {
         long n = positive(&p), times = 1;
         if (n == 0)
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         if (strncmp(p, "(x", 2) == 0) {
             p += 2;
             if ((times = positive(&p)) == 0 || *p++ != ')')
-                return MG_EFORMAT;
+                return MG_ERROR_EFORMAT;
         }
         if (*p && *p != ',')
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         /* the whole value is read before an answer, so that a malformed tail is never taken */
         if (!got && node < first + times)
             got = n;
@@ -55,7 +55,7 @@ int mg_env_slurm_node_tasks(const char *tasks_per_node, int node, int *tasks)
     } while (*p++ == ',');
     if (got)
         *tasks = (int)got;
-    return got ? MG_OK : MG_ERANGE;
+    return got ? MG_ERROR_OK : MG_ERROR_ERANGE;
 }
 
 /* A decimal of up to 9 digits at *p, zeros first allowed (a hostlist's "n[007-010]"), or -1; *p
@@ -88,7 +88,7 @@ static long host_number(const char *node, const char *prefix, size_t plen, const
 int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index)
 {
     if (!nodelist || !node || !*node)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     const char *p = nodelist;
     long at = 0, got = -1; /* hosts before the current entry; node's place once seen */
     do {
@@ -97,7 +97,7 @@ int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index)
         p += plen;
         if (*p != '[') {
             if (plen == 0)
-                return MG_EFORMAT;
+                return MG_ERROR_EFORMAT;
             if (got < 0 && strlen(node) == plen && strncmp(node, prefix, plen) == 0)
                 got = at;
             at++;
@@ -107,11 +107,11 @@ int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index)
         const char *ranges = ++p;
         p += strcspn(p, "]");
         if (*p++ != ']')
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         const char *suffix = p;
         size_t slen = strcspn(p, ",");
         if (memchr(suffix, '[', slen)) /* several bracketed parts: not Slurm's one-dimension form */
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         p += slen;
         int width, node_width = 0;
         long number = host_number(node, prefix, plen, suffix, slen, &node_width);
@@ -121,7 +121,7 @@ int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index)
             if (lo >= 0 && *r == '-')
                 r++, hi = bound(&r, &(int){0});
             if (lo < 0 || hi < lo || (*r != ',' && *r != ']') || at > (1L << 30))
-                return MG_EFORMAT;
+                return MG_ERROR_EFORMAT;
             /* a range's numbers have its first bound's width, zeros first (n[08-10]: n08 n09
              * n10), so n8 is not in it */
             char padded[16];
@@ -133,5 +133,5 @@ int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index)
     } while (*p++ == ',');
     if (got >= 0)
         *index = (int)got;
-    return got >= 0 ? MG_OK : MG_ENOENT;
+    return got >= 0 ? MG_ERROR_OK : MG_ERROR_ENOENT;
 }

@@ -119,15 +119,16 @@ int mg_env_module_listed(const char *list, const char *name);
 #define MG_ENV_SLURM_STEP_TASKS_PER_NODE "SLURM_STEP_TASKS_PER_NODE"
 #define MG_ENV_SLURM_STEP_NODELIST "SLURM_STEP_NODELIST"
 #define MG_ENV_SLURMD_NODENAME "SLURMD_NODENAME"
-/* The tasks on node (from 0) of a value of SLURM_STEP_TASKS_PER_NODE: MG_OK and *tasks, MG_ERANGE
- * for a node past the list, MG_EFORMAT for anything but comma-separated "N" or "N(xM)" with N, M
- * positive. */
+/* The tasks on node (from 0) of a value of SLURM_STEP_TASKS_PER_NODE: MG_ERROR_OK and *tasks,
+ * MG_ERROR_ERANGE for a node past the list, MG_ERROR_EFORMAT for anything but comma-separated "N"
+ * or "N(xM)" with N, M positive. */
 int mg_env_slurm_node_tasks(const char *tasks_per_node, int node, int *tasks);
 /* The place (from 0) of the host named node in a hostlist such as SLURM_STEP_NODELIST's: names and
  * prefix[ranges]suffix entries, comma-separated, a range "N" or "N-M" numbered with its first
- * bound's digits (n[08-10]: n08 n09 n10). MG_OK and *index; MG_ENOENT when node is not listed;
- * MG_EFORMAT for a malformed list, or one with several bracketed parts in an entry (not of a
- * Linux cluster's Slurm), read whole before an answer; MG_EINVAL for NULL or an empty name. */
+ * bound's digits (n[08-10]: n08 n09 n10). MG_ERROR_OK and *index; MG_ERROR_ENOENT when node is not
+ * listed; MG_ERROR_EFORMAT for a malformed list, or one with several bracketed parts in an entry
+ * (not of a Linux cluster's Slurm), read whole before an answer; MG_ERROR_EINVAL for NULL or an
+ * empty name. */
 int mg_env_slurm_node_index(const char *nodelist, const char *node, int *index);
 /* The Slurm job of a rank: marks ranks of the same job under srun. -> rank discovery. */
 #define MG_ENV_SLURM_JOB_ID "SLURM_JOB_ID"

@@ -16,9 +16,9 @@ static const char *const names[MG_FN_COUNT] = {
 };
 
 static const unsigned char classes[MG_FN_COUNT] = {
-#define MG_FN(name, params, args, cls) [MG_FN_##name] = MG_CLASS_##cls,
-#define MG_FN_SPECIAL(name, cls) [MG_FN_##name] = MG_CLASS_##cls,
-#define MG_FN_LARGE(name, params, args, cls) [MG_FN_##name] = MG_CLASS_##cls,
+#define MG_FN(name, params, args, cls) [MG_FN_##name] = MG_MPI_FUNCTION_IDS_CLASS_##cls,
+#define MG_FN_SPECIAL(name, cls) [MG_FN_##name] = MG_MPI_FUNCTION_IDS_CLASS_##cls,
+#define MG_FN_LARGE(name, params, args, cls) [MG_FN_##name] = MG_MPI_FUNCTION_IDS_CLASS_##cls,
 #include "mpi_functions.def"
 #undef MG_FN
 #undef MG_FN_SPECIAL
@@ -32,7 +32,8 @@ const char *mpi_function_ids_name(unsigned fn)
 
 mpi_function_ids_fn_class mpi_function_ids_class_of(unsigned fn)
 {
-    return fn < MG_FN_COUNT ? (mpi_function_ids_fn_class)classes[fn] : MG_CLASS_P2P;
+    return fn < MG_FN_COUNT ? (mpi_function_ids_fn_class)classes[fn]
+                            : MG_MPI_FUNCTION_IDS_CLASS_P2P;
 }
 
 /* The function's name inside a binding's spelling of it, without prefix and suffix, into base

@@ -18,18 +18,18 @@ typedef enum mpi_function_ids_fn {
 } mpi_function_ids_fn;
 
 typedef enum mpi_function_ids_fn_class {
-    MG_CLASS_P2P,
-    MG_CLASS_PROBE,
-    MG_CLASS_COMPLETE,
-    MG_CLASS_POLL,
-    MG_CLASS_COLL,
-    MG_CLASS_ICOLL,
-    MG_CLASS_COMM,
-    MG_CLASS_GROUP,
-    MG_CLASS_TYPE,
-    MG_CLASS_OP,
-    MG_CLASS_RMA, /* one-sided: windows, epochs, accesses */
-    MG_CLASS_INFO
+    MG_MPI_FUNCTION_IDS_CLASS_P2P,
+    MG_MPI_FUNCTION_IDS_CLASS_PROBE,
+    MG_MPI_FUNCTION_IDS_CLASS_COMPLETE,
+    MG_MPI_FUNCTION_IDS_CLASS_POLL,
+    MG_MPI_FUNCTION_IDS_CLASS_COLL,
+    MG_MPI_FUNCTION_IDS_CLASS_ICOLL,
+    MG_MPI_FUNCTION_IDS_CLASS_COMM,
+    MG_MPI_FUNCTION_IDS_CLASS_GROUP,
+    MG_MPI_FUNCTION_IDS_CLASS_TYPE,
+    MG_MPI_FUNCTION_IDS_CLASS_OP,
+    MG_MPI_FUNCTION_IDS_CLASS_RMA, /* one-sided: windows, epochs, accesses */
+    MG_MPI_FUNCTION_IDS_CLASS_INFO
 } mpi_function_ids_fn_class;
 
 /* "MPI_Send" for MG_FN_Send; "?" for ids out of range. */

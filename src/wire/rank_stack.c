@@ -56,7 +56,7 @@ int rank_stack_put(agent_proto_buf *b, const rank_stack *st)
              agent_proto_put_str(b, st->frames[i].module) ||
              agent_proto_put_str(b, st->frames[i].file) ||
              agent_proto_put_u32(b, (uint32_t)st->frames[i].line);
-    return rc ? MG_ENOMEM : MG_OK;
+    return rc ? MG_ERROR_ENOMEM : MG_ERROR_OK;
 }
 
 int rank_stack_take(agent_proto_cursor *c, rank_stack *out)
@@ -65,7 +65,7 @@ int rank_stack_take(agent_proto_cursor *c, rank_stack *out)
     uint32_t nframes;
     if (agent_proto_get_str(c, out->mpi_function, sizeof out->mpi_function) ||
         agent_proto_get_u32(c, &nframes))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     rank_stack_frame extra;
     for (uint32_t i = 0; i < nframes; i++) {
         rank_stack_frame *f = out->nframes < RANK_STACK_MAX_FRAMES ? &out->frames[out->nframes]
@@ -75,9 +75,9 @@ int rank_stack_take(agent_proto_cursor *c, rank_stack *out)
             agent_proto_get_str(c, f->function, sizeof f->function) ||
             agent_proto_get_str(c, f->module, sizeof f->module) ||
             agent_proto_get_str(c, f->file, sizeof f->file) || agent_proto_get_u32(c, &line))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         f->line = (int)line;
         out->nframes += f != &extra;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -13,7 +13,7 @@
 enum { RANK_STACK_MAX_FRAMES = 48, RANK_STACK_NAME = 128, RANK_STACK_FILE = 256 };
 
 /* The function name of a signal trampoline's frame, as the ptrace sampler writes it
- * (src/sampler/stack_classify.h's STACK_SIGNAL_FRAME) and the hang engine reads it. */
+ * (src/sampler/stack_classify.h's STACK_CLASSIFY_SIGNAL_FRAME) and the hang engine reads it. */
 #define RANK_STACK_SIGNAL_FRAME "<signal handler called>"
 
 typedef struct rank_stack_frame {
@@ -45,12 +45,12 @@ const char *rank_stack_user_function(const rank_stack *st, const char *app_path,
  * (pointing into function). */
 const char *rank_stack_public_name(const char *function);
 
-/* Appends st to an agent frame (a hang agent's STACK answer). 0 or MG_ENOMEM. */
+/* Appends st to an agent frame (a hang agent's STACK answer). 0 or MG_ERROR_ENOMEM. */
 int rank_stack_put(agent_proto_buf *b, const rank_stack *st);
 
 /* Takes a stack that rank_stack_put appended into *out; frames past RANK_STACK_MAX_FRAMES are
- * read and dropped, so that what follows them can be taken. 0, or MG_EFORMAT past the payload's
- * end (*out then holds the frames read whole before it). */
+ * read and dropped, so that what follows them can be taken. 0, or MG_ERROR_EFORMAT past the
+ * payload's end (*out then holds the frames read whole before it). */
 int rank_stack_take(agent_proto_cursor *c, rank_stack *out);
 
 #endif

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MG_RANK_STATE_MAGIC 0x5352474dU /* "MGRS" */
-#define MG_RANK_STATE_VERSION 3U
+#define RANK_STATE_MAGIC 0x5352474dU /* "MGRS" */
+#define RANK_STATE_VERSION 3U
 
 typedef struct rank_state {
     uint32_t magic;
@@ -30,14 +30,15 @@ typedef struct rank_state {
      * threads_in_mpi > 0, as belonging to current_fn. Ranks are the communicator's, which is
      * published as its handle's bits (an id): a reader takes them for world ranks where the id is
      * one of world_like[], and leaves them untranslated elsewhere. */
-    _Atomic uint32_t wait_on;  /* enum rank_state_wait_on */
-    _Atomic int32_t wait_peer; /* source, destination or root; MPI_ANY_SOURCE is MG_PEER_ANY */
-    _Atomic int32_t wait_tag;  /* MG_TAG_ANY for MPI_ANY_TAG */
+    _Atomic uint32_t wait_on; /* enum rank_state_wait_on */
+    _Atomic int32_t
+        wait_peer; /* source, destination or root; MPI_ANY_SOURCE is RANK_STATE_PEER_ANY */
+    _Atomic int32_t wait_tag; /* RANK_STATE_TAG_ANY for MPI_ANY_TAG */
     _Atomic uint32_t world_like_count;
     _Atomic uint64_t wait_comm;
     _Atomic uint64_t world_collectives; /* collectives entered on MPI_COMM_WORLD */
     /* The latest nonblocking operations posted, the peers a Wait/Waitall can be held by: slot
-     * posted % MG_RANK_STATE_POSTED is written next. */
+     * posted % RANK_STATE_POSTED is written next. */
     _Atomic uint32_t posted;
     _Atomic int32_t posted_peer[8];
     _Atomic int32_t posted_tag[8];
@@ -53,18 +54,18 @@ typedef struct rank_state {
     _Atomic uint64_t calls_not_polling;
 } rank_state;
 
-#define MG_RANK_STATE_POSTED 8U
-#define MG_RANK_STATE_WORLD_LIKE 8U
-#define MG_PEER_ANY (-1)
-#define MG_TAG_ANY (-1)
+#define RANK_STATE_POSTED 8U
+#define RANK_STATE_WORLD_LIKE 8U
+#define RANK_STATE_PEER_ANY (-1)
+#define RANK_STATE_TAG_ANY (-1)
 
 /* What wait_peer means for the call in progress. */
 enum rank_state_wait_on {
-    MG_WAIT_NOTHING = 0, /* nothing published (a call without a peer, or none yet) */
-    MG_WAIT_PEER,        /* a point-to-point peer of wait_comm (or MG_PEER_ANY) */
-    MG_WAIT_ROOT,        /* the root of a collective on wait_comm */
-    MG_WAIT_ALL,         /* a collective on wait_comm without root: every rank of it */
-    MG_WAIT_REQUESTS     /* completion of requests: the peers of the posted slots */
+    RANK_STATE_WAIT_NOTHING = 0, /* nothing published (a call without a peer, or none yet) */
+    RANK_STATE_WAIT_PEER,        /* a point-to-point peer of wait_comm (or RANK_STATE_PEER_ANY) */
+    RANK_STATE_WAIT_ROOT,        /* the root of a collective on wait_comm */
+    RANK_STATE_WAIT_ALL,         /* a collective on wait_comm without root: every rank of it */
+    RANK_STATE_WAIT_REQUESTS     /* completion of requests: the peers of the posted slots */
 };
 
 /* The MPI function a rank was in or last called, as state (NULL: none published) says; NULL
@@ -77,6 +78,6 @@ static inline const char *mg_rank_state_function(const rank_state *state)
 }
 
 /* Name of the segment for a job token and rank, for shm_open: "/mpiguard-<token>-<rank>". */
-#define MG_RANK_STATE_NAME_FORMAT "/mpiguard-%s-%d"
+#define RANK_STATE_NAME_FORMAT "/mpiguard-%s-%d"
 
 #endif

@@ -15,8 +15,8 @@ typedef struct record_decoder {
 } record_decoder;
 
 /* Validates and decodes exactly one record in buf[0..len) into *ev, its arrays pointing into the
- * decoder (valid until the next call). Errors: MG_EFORMAT/MG_EVERSION (invalid record, or bytes
- * left after it), MG_ENOMEM. */
+ * decoder (valid until the next call). Errors: MG_ERROR_EFORMAT/MG_ERROR_EVERSION (invalid record,
+ * or bytes left after it), MG_ERROR_ENOMEM. */
 int record_decoder_decode(record_decoder *d, const uint8_t *buf, size_t len, check_event *ev);
 void record_decoder_free(record_decoder *d);
 

@@ -1,10 +1,10 @@
 /* The stream a check agent sends the detector (agent_proto.h frames): the same check event
  * records the rings hold, plus the facts only the agent's node knows (resolved call sites, how
  * streams ended, which ranks are still inside their call, whether each of its ranks is observed).
- * A HELLO {AGENT_TOOL_CHECK, share u32, shares u32, node name char[RECORD_STREAM_NODE_NAME],
+ * A HELLO {AGENT_PROTO_TOOL_CHECK, share u32, shares u32, node name char[RECORD_STREAM_NODE_NAME],
  * node ranks u32 (how many ranks the job's launcher started on the agent's node; 0: it did not
  * say), and from a node's leaf its share: n u32 then n ranks i32, ascending} first, then
- * AGENT_MSG_WORLD,
+ * AGENT_PROTO_MSG_WORLD,
  * _RECORD, _SITE, _END, _STATE and _OBSERVE frames; their payloads are written and read here.
  * docs/design/check.md "How it is built". */
 #ifndef MG_RECORD_STREAM_H
@@ -18,7 +18,7 @@
 /* A node's name in a HELLO: NUL-padded, cut to fit. */
 #define RECORD_STREAM_NODE_NAME 64u
 /* A HELLO without ranks; one naming n ranks takes 4 + 4n bytes more. */
-#define RECORD_STREAM_HELLO_SIZE (AGENT_FRAME_HEADER + 16u + RECORD_STREAM_NODE_NAME)
+#define RECORD_STREAM_HELLO_SIZE (AGENT_PROTO_FRAME_HEADER + 16u + RECORD_STREAM_NODE_NAME)
 /* The longest detail of an OBSERVE frame. */
 #define RECORD_STREAM_DETAIL_MAX 1024u
 
@@ -62,7 +62,8 @@ size_t record_stream_summary(uint8_t *buf, size_t cap, int32_t ranks, const uint
 
 /* Reads the fields of HELLO / SITE / END, STATE, WORLD, COMPLETED and ENDED / OBSERVE payloads;
  * a HELLO's ranks (ascending, checked) into h->ranks, the caller's to free (with_ranks 0: not
- * read, h->ranks NULL). Errors: MG_EFORMAT (also a HELLO of another tool than check), MG_ENOMEM.
+ * read, h->ranks NULL). Errors: MG_ERROR_EFORMAT (also a HELLO of another tool than check),
+ * MG_ERROR_ENOMEM.
  */
 int record_stream_parse_hello(const agent_proto_frame *f, record_stream_hello_fields *h,
                               int with_ranks);

@@ -7,106 +7,106 @@
 #include <stdint.h>
 
 /* Predefined datatypes: our own stable codes, not MPI handles (the capture module translates).
- * Values are part of the capture stream: append only. Codes below TYPE_SIG_FLOAT_INT are basic
+ * Values are part of the capture stream: append only. Codes below TYPE_SIG_DESC_FLOAT_INT are basic
  * types (one element each); the pair types after it are their constituent runs. */
 typedef enum type_sig_desc_predefined {
-    TYPE_SIG_NONE = 0,
+    TYPE_SIG_DESC_NONE = 0,
     /* C */
-    TYPE_SIG_CHAR,
-    TYPE_SIG_SIGNED_CHAR,
-    TYPE_SIG_UNSIGNED_CHAR,
-    TYPE_SIG_WCHAR,
-    TYPE_SIG_SHORT,
-    TYPE_SIG_UNSIGNED_SHORT,
-    TYPE_SIG_INT,
-    TYPE_SIG_UNSIGNED,
-    TYPE_SIG_LONG,
-    TYPE_SIG_UNSIGNED_LONG,
-    TYPE_SIG_LONG_LONG,
-    TYPE_SIG_UNSIGNED_LONG_LONG,
-    TYPE_SIG_FLOAT,
-    TYPE_SIG_DOUBLE,
-    TYPE_SIG_LONG_DOUBLE,
-    TYPE_SIG_C_BOOL,
-    TYPE_SIG_INT8_T,
-    TYPE_SIG_INT16_T,
-    TYPE_SIG_INT32_T,
-    TYPE_SIG_INT64_T,
-    TYPE_SIG_UINT8_T,
-    TYPE_SIG_UINT16_T,
-    TYPE_SIG_UINT32_T,
-    TYPE_SIG_UINT64_T,
-    TYPE_SIG_C_FLOAT_COMPLEX,
-    TYPE_SIG_C_DOUBLE_COMPLEX,
-    TYPE_SIG_C_LONG_DOUBLE_COMPLEX,
-    TYPE_SIG_AINT,
-    TYPE_SIG_OFFSET,
-    TYPE_SIG_COUNT,
+    TYPE_SIG_DESC_CHAR,
+    TYPE_SIG_DESC_SIGNED_CHAR,
+    TYPE_SIG_DESC_UNSIGNED_CHAR,
+    TYPE_SIG_DESC_WCHAR,
+    TYPE_SIG_DESC_SHORT,
+    TYPE_SIG_DESC_UNSIGNED_SHORT,
+    TYPE_SIG_DESC_INT,
+    TYPE_SIG_DESC_UNSIGNED,
+    TYPE_SIG_DESC_LONG,
+    TYPE_SIG_DESC_UNSIGNED_LONG,
+    TYPE_SIG_DESC_LONG_LONG,
+    TYPE_SIG_DESC_UNSIGNED_LONG_LONG,
+    TYPE_SIG_DESC_FLOAT,
+    TYPE_SIG_DESC_DOUBLE,
+    TYPE_SIG_DESC_LONG_DOUBLE,
+    TYPE_SIG_DESC_C_BOOL,
+    TYPE_SIG_DESC_INT8_T,
+    TYPE_SIG_DESC_INT16_T,
+    TYPE_SIG_DESC_INT32_T,
+    TYPE_SIG_DESC_INT64_T,
+    TYPE_SIG_DESC_UINT8_T,
+    TYPE_SIG_DESC_UINT16_T,
+    TYPE_SIG_DESC_UINT32_T,
+    TYPE_SIG_DESC_UINT64_T,
+    TYPE_SIG_DESC_C_FLOAT_COMPLEX,
+    TYPE_SIG_DESC_C_DOUBLE_COMPLEX,
+    TYPE_SIG_DESC_C_LONG_DOUBLE_COMPLEX,
+    TYPE_SIG_DESC_AINT,
+    TYPE_SIG_DESC_OFFSET,
+    TYPE_SIG_DESC_COUNT,
     /* language-neutral */
-    TYPE_SIG_BYTE,
-    TYPE_SIG_PACKED,
+    TYPE_SIG_DESC_BYTE,
+    TYPE_SIG_DESC_PACKED,
     /* Fortran */
-    TYPE_SIG_CHARACTER,
-    TYPE_SIG_LOGICAL,
-    TYPE_SIG_INTEGER,
-    TYPE_SIG_REAL,
-    TYPE_SIG_DOUBLE_PRECISION,
-    TYPE_SIG_COMPLEX,
-    TYPE_SIG_DOUBLE_COMPLEX,
-    TYPE_SIG_INTEGER1,
-    TYPE_SIG_INTEGER2,
-    TYPE_SIG_INTEGER4,
-    TYPE_SIG_INTEGER8,
-    TYPE_SIG_REAL4,
-    TYPE_SIG_REAL8,
-    TYPE_SIG_REAL16,
-    TYPE_SIG_COMPLEX8,
-    TYPE_SIG_COMPLEX16,
-    TYPE_SIG_COMPLEX32,
+    TYPE_SIG_DESC_CHARACTER,
+    TYPE_SIG_DESC_LOGICAL,
+    TYPE_SIG_DESC_INTEGER,
+    TYPE_SIG_DESC_REAL,
+    TYPE_SIG_DESC_DOUBLE_PRECISION,
+    TYPE_SIG_DESC_COMPLEX,
+    TYPE_SIG_DESC_DOUBLE_COMPLEX,
+    TYPE_SIG_DESC_INTEGER1,
+    TYPE_SIG_DESC_INTEGER2,
+    TYPE_SIG_DESC_INTEGER4,
+    TYPE_SIG_DESC_INTEGER8,
+    TYPE_SIG_DESC_REAL4,
+    TYPE_SIG_DESC_REAL8,
+    TYPE_SIG_DESC_REAL16,
+    TYPE_SIG_DESC_COMPLEX8,
+    TYPE_SIG_DESC_COMPLEX16,
+    TYPE_SIG_DESC_COMPLEX32,
     /* C++ */
-    TYPE_SIG_CXX_BOOL,
-    TYPE_SIG_CXX_FLOAT_COMPLEX,
-    TYPE_SIG_CXX_DOUBLE_COMPLEX,
-    TYPE_SIG_CXX_LONG_DOUBLE_COMPLEX,
+    TYPE_SIG_DESC_CXX_BOOL,
+    TYPE_SIG_DESC_CXX_FLOAT_COMPLEX,
+    TYPE_SIG_DESC_CXX_DOUBLE_COMPLEX,
+    TYPE_SIG_DESC_CXX_LONG_DOUBLE_COMPLEX,
     /* pair types (MAXLOC/MINLOC): not basic, each is its runs */
-    TYPE_SIG_FLOAT_INT,
-    TYPE_SIG_DOUBLE_INT,
-    TYPE_SIG_LONG_INT,
-    TYPE_SIG_2INT,
-    TYPE_SIG_SHORT_INT,
-    TYPE_SIG_LONG_DOUBLE_INT,
-    TYPE_SIG_2REAL,
-    TYPE_SIG_2DOUBLE_PRECISION,
-    TYPE_SIG_2INTEGER,
-    TYPE_SIG_PREDEFINED_COUNT /* derived types get ids from here on */
+    TYPE_SIG_DESC_FLOAT_INT,
+    TYPE_SIG_DESC_DOUBLE_INT,
+    TYPE_SIG_DESC_LONG_INT,
+    TYPE_SIG_DESC_2INT,
+    TYPE_SIG_DESC_SHORT_INT,
+    TYPE_SIG_DESC_LONG_DOUBLE_INT,
+    TYPE_SIG_DESC_2REAL,
+    TYPE_SIG_DESC_2DOUBLE_PRECISION,
+    TYPE_SIG_DESC_2INTEGER,
+    TYPE_SIG_DESC_PREDEFINED_COUNT /* derived types get ids from here on */
 } type_sig_desc_predefined;
 
-#define TYPE_SIG_FIRST_PAIR TYPE_SIG_FLOAT_INT
+#define TYPE_SIG_DESC_FIRST_PAIR TYPE_SIG_DESC_FLOAT_INT
 
 /* Derived-type constructors. Values are part of the capture stream: append only. */
 typedef enum type_sig_desc_constructor {
-    TYPE_SIG_CONTIGUOUS = 1,
-    TYPE_SIG_VECTOR,
-    TYPE_SIG_HVECTOR,
-    TYPE_SIG_INDEXED,
-    TYPE_SIG_HINDEXED,
-    TYPE_SIG_INDEXED_BLOCK,
-    TYPE_SIG_HINDEXED_BLOCK,
-    TYPE_SIG_STRUCT,
-    TYPE_SIG_SUBARRAY,
-    TYPE_SIG_DARRAY,
-    TYPE_SIG_RESIZED,
-    TYPE_SIG_DUP,
-    TYPE_SIG_CONSTRUCTOR_END
+    TYPE_SIG_DESC_CONTIGUOUS = 1,
+    TYPE_SIG_DESC_VECTOR,
+    TYPE_SIG_DESC_HVECTOR,
+    TYPE_SIG_DESC_INDEXED,
+    TYPE_SIG_DESC_HINDEXED,
+    TYPE_SIG_DESC_INDEXED_BLOCK,
+    TYPE_SIG_DESC_HINDEXED_BLOCK,
+    TYPE_SIG_DESC_STRUCT,
+    TYPE_SIG_DESC_SUBARRAY,
+    TYPE_SIG_DESC_DARRAY,
+    TYPE_SIG_DESC_RESIZED,
+    TYPE_SIG_DESC_DUP,
+    TYPE_SIG_DESC_CONSTRUCTOR_END
 } type_sig_desc_constructor;
 
 /* darray distributions (MPI_DISTRIBUTE_*) and the default block argument. */
 enum type_sig_desc_distribution {
-    TYPE_SIG_DIST_NONE = 0,
-    TYPE_SIG_DIST_BLOCK,
-    TYPE_SIG_DIST_CYCLIC
+    TYPE_SIG_DESC_DIST_NONE = 0,
+    TYPE_SIG_DESC_DIST_BLOCK,
+    TYPE_SIG_DESC_DIST_CYCLIC
 };
-#define TYPE_SIG_DARG_DEFAULT (-1)
+#define TYPE_SIG_DESC_DARG_DEFAULT (-1)
 
 /* A constructor call as data. Displacements, strides, starts, extents and the array order do not
  * change a signature and are not part of it. Arrays are borrowed.
@@ -128,7 +128,7 @@ typedef struct type_sig_desc {
     const uint32_t *types;       /* STRUCT */
     const int64_t *sizes;        /* SUBARRAY: subsizes; DARRAY: gsizes */
     const int32_t *distribs;     /* DARRAY: type_sig_desc_distribution per dimension */
-    const int64_t *dargs;        /* DARRAY: block argument or TYPE_SIG_DARG_DEFAULT */
+    const int64_t *dargs;        /* DARRAY: block argument or TYPE_SIG_DESC_DARG_DEFAULT */
     const int64_t *psizes;       /* DARRAY: processes per dimension */
     int64_t rank;                /* DARRAY */
 } type_sig_desc;

@@ -31,35 +31,36 @@ enum {
 static int arrays_of(int constructor, int *n64, int *n32)
 {
     switch (constructor) {
-    case TYPE_SIG_INDEXED:
-    case TYPE_SIG_HINDEXED:
-    case TYPE_SIG_SUBARRAY:
+    case TYPE_SIG_DESC_INDEXED:
+    case TYPE_SIG_DESC_HINDEXED:
+    case TYPE_SIG_DESC_SUBARRAY:
         *n64 = 1, *n32 = 0;
-        return MG_OK;
-    case TYPE_SIG_STRUCT:
+        return MG_ERROR_OK;
+    case TYPE_SIG_DESC_STRUCT:
         *n64 = 1, *n32 = 1;
-        return MG_OK;
-    case TYPE_SIG_DARRAY:
+        return MG_ERROR_OK;
+    case TYPE_SIG_DESC_DARRAY:
         *n64 = 3, *n32 = 1;
-        return MG_OK;
+        return MG_ERROR_OK;
     default:
         *n64 = 0, *n32 = 0;
-        return constructor >= TYPE_SIG_CONTIGUOUS && constructor < TYPE_SIG_CONSTRUCTOR_END
-                   ? MG_OK
-                   : MG_EINVAL;
+        return constructor >= TYPE_SIG_DESC_CONTIGUOUS &&
+                       constructor < TYPE_SIG_DESC_CONSTRUCTOR_END
+                   ? MG_ERROR_OK
+                   : MG_ERROR_EINVAL;
     }
 }
 
 /* The arrays of a description in wire order, as byte pointers (NULL where absent). */
 static void array_slots(const type_sig_desc *d, const void *slot64[3], const void **slot32)
 {
-    slot64[0] = d->constructor == TYPE_SIG_SUBARRAY || d->constructor == TYPE_SIG_DARRAY
+    slot64[0] = d->constructor == TYPE_SIG_DESC_SUBARRAY || d->constructor == TYPE_SIG_DESC_DARRAY
                     ? (const void *)d->sizes
                     : (const void *)d->blocklengths;
     slot64[1] = d->dargs;
     slot64[2] = d->psizes;
-    *slot32 = d->constructor == TYPE_SIG_STRUCT ? (const void *)d->types
-                                                : (const void *)d->distribs;
+    *slot32 = d->constructor == TYPE_SIG_DESC_STRUCT ? (const void *)d->types
+                                                     : (const void *)d->distribs;
 }
 
 int type_sig_wire_encode(const type_sig_desc *d, uint32_t id, uint8_t *buf, size_t cap,
@@ -67,24 +68,24 @@ int type_sig_wire_encode(const type_sig_desc *d, uint32_t id, uint8_t *buf, size
 {
     int n64, n32;
     if (!d || !buf || !written || d->count < 0 || arrays_of(d->constructor, &n64, &n32)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     if (d->count > (int64_t)TYPE_SIG_WIRE_MAX_COUNT) {
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     size_t count = (size_t)d->count, payload = count * (8u * (size_t)n64 + 4u * (size_t)n32);
     const void *slot64[3], *slot32;
     array_slots(d, slot64, &slot32);
     for (int i = 0; i < n64; i++) {
         if (count && !slot64[i]) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
     }
     if (n32 && count && !slot32) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     if (cap < TYPE_SIG_WIRE_HEADER_SIZE + payload) {
-        return MG_EFULL;
+        return MG_ERROR_EFULL;
     }
     uint16_t magic = TYPE_SIG_WIRE_MAGIC;
     uint32_t payload32 = (uint32_t)payload;
@@ -105,26 +106,26 @@ int type_sig_wire_encode(const type_sig_desc *d, uint32_t id, uint8_t *buf, size
         memcpy(p, slot32, count * 4);
     }
     *written = TYPE_SIG_WIRE_HEADER_SIZE + payload;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int type_sig_wire_decode(const uint8_t *buf, size_t len, type_sig_desc *d, uint32_t *id,
                          void **storage, size_t *consumed)
 {
     if (!buf || !d || !id || !storage || !consumed) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     if (len < TYPE_SIG_WIRE_HEADER_SIZE) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     uint16_t magic;
     uint32_t payload;
     memcpy(&magic, buf + OFF_MAGIC, 2);
     if (magic != TYPE_SIG_WIRE_MAGIC) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     if (buf[OFF_VERSION] != TYPE_SIG_WIRE_VERSION) {
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     }
     type_sig_desc out = {.constructor = buf[OFF_CONSTRUCTOR]};
     memcpy(id, buf + OFF_ID, 4);
@@ -138,34 +139,34 @@ int type_sig_wire_decode(const uint8_t *buf, size_t len, type_sig_desc *d, uint3
         out.count > (int64_t)TYPE_SIG_WIRE_MAX_COUNT ||
         payload != (uint64_t)out.count * (8u * (unsigned)n64 + 4u * (unsigned)n32) ||
         len - TYPE_SIG_WIRE_HEADER_SIZE < payload) {
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
     uint8_t *block = NULL;
     if (payload) {
         block = malloc(payload);
         if (!block) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         memcpy(block, buf + TYPE_SIG_WIRE_HEADER_SIZE, payload);
     }
     size_t count = (size_t)out.count;
     const int64_t *first = (const int64_t *)block;
     const void *after64 = block ? block + count * 8 * (size_t)n64 : NULL;
-    if (out.constructor == TYPE_SIG_SUBARRAY || out.constructor == TYPE_SIG_DARRAY) {
+    if (out.constructor == TYPE_SIG_DESC_SUBARRAY || out.constructor == TYPE_SIG_DESC_DARRAY) {
         out.sizes = first;
     } else {
         out.blocklengths = first;
     }
-    if (out.constructor == TYPE_SIG_DARRAY && block) {
+    if (out.constructor == TYPE_SIG_DESC_DARRAY && block) {
         out.dargs = first + count;
         out.psizes = first + 2 * count;
         out.distribs = after64;
     }
-    if (out.constructor == TYPE_SIG_STRUCT) {
+    if (out.constructor == TYPE_SIG_DESC_STRUCT) {
         out.types = after64;
     }
     *d = out;
     *storage = block;
     *consumed = TYPE_SIG_WIRE_HEADER_SIZE + payload;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

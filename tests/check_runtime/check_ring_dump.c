@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     if (argc != 3)
         return 2;
     check_agent *a;
-    if (check_agent_create(argv[1], 0, 1, &a) != MG_OK)
+    if (check_agent_create(argv[1], 0, 1, &a) != MG_ERROR_OK)
         return 2;
     check_agent_sink sink = {NULL, on_record, NULL, on_end};
     time_t deadline = time(NULL) + atoi(argv[2]);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# --help lists only what a user sets: no option marked MG_OPT_HIDDEN in src/cli appears in the help
+# --help lists only what a user sets: no option marked MG_OPTIONS_HIDDEN in src/cli appears in the help
 # of mpiguard or of any tool it lists (nor the internal `agent` tool in mpiguard's list), and every
 # hidden option still parses (it is accepted before --help, where an unknown option exits 64).
 . "$(dirname "$0")/../lib.sh"
@@ -7,7 +7,7 @@ src="$(dirname "$0")/../../src/cli"
 # One line per hidden option: FILE NAME TYPE VALUE (a value the option accepts; - for a flag).
 python3 - "$src" >"$TMP/hidden" <<'PY' || fail "cannot read the option tables"
 import glob, re, sys, os
-pat = re.compile(r'\{"([a-z-]+)", (?:0|\'.\'), MG_OPT_([A-Z]+) \| MG_OPT_HIDDEN, [^,]+, (NULL|"[^"]*")')
+pat = re.compile(r'\{"([a-z-]+)", (?:0|\'.\'), MG_OPTIONS_([A-Z]+) \| MG_OPTIONS_HIDDEN, [^,]+, (NULL|"[^"]*")')
 for path in sorted(glob.glob(sys.argv[1] + "/*.c")):
     for name, kind, metavar in pat.findall(open(path).read()):
         value = {"FLAG": "-", "INT": "1", "DOUBLE": "1", "STRING": "x", "LIST": "x"}.get(kind)

@@ -251,7 +251,7 @@ check-unclaimed-leaves | check-unclaimed-early | check-hidden-rank-leaves)
     # ends them before it, and their agents' verdicts say so (stopped_before_init), not a cause
     # of their own. Hidden: rank 1 (node 2) starts without mpiguard's environment (a site's
     # wrapper dropped it), its node's agent never finds it and node 2's leaf never says its share;
-    # once the job's size and every agent have been known for MG_OBSERVE_ANNOUNCED_S (the other
+    # once the job's size and every agent have been known for RANK_OBSERVE_ANNOUNCED_S (the other
     # agents' counts of their nodes' ranks leave it to come) and still no agent named it, mpiguard
     # names it.
     app="$BUILD/examples/$flavor/cg"
@@ -297,9 +297,9 @@ check-late-agent | check-missing-agent)
     # its launcher put on its node. Late: node 2's agent starts 25 s after the others (its ranks
     # did not: rank 1 is already in the deadlock of mn_deadlock, which only its records show).
     # The root, which has the other agents' counts (1 + 1 of the job's 3), waits for the rank to
-    # come, saying so, instead of judging it not_found at MG_OBSERVE_UNFOUND_S: the deadlock is
+    # come, saying so, instead of judging it not_found at RANK_OBSERVE_UNFOUND_S: the deadlock is
     # found, every rank observed. Missing: no agent on node 3 at all (-n 2) under a healthy job: the
-    # wait is bounded (MG_OBSERVE_ANNOUNCED_S), then rank 2 is named not_found and the job stopped,
+    # wait is bounded (RANK_OBSERVE_ANNOUNCED_S), then rank 2 is named not_found and the job stopped,
     # exit 83.
     if [ "$case" = check-late-agent ]; then
         printf '#!/bin/sh\ncase $(hostname) in *n2) sleep 25 ;; esac\nexec "$@"\n' >"$TMP/late.sh"

@@ -81,12 +81,12 @@ static void the_first_killed_began_first(void)
 int main(void)
 {
     int rc = proc_exits_open(2, &exits);
-    if (rc == MG_EPERM) {
+    if (rc == MG_ERROR_EPERM) {
         printf("the kernel refuses its process events here (no CAP_NET_ADMIN): nothing to test\n");
         return 0;
     }
-    MG_CHECK_INT(rc, MG_OK);
-    if (rc == MG_OK)
+    MG_CHECK_INT(rc, MG_ERROR_OK);
+    if (rc == MG_ERROR_OK)
         MG_RUN(the_first_killed_began_first);
     proc_exits_close(exits);
     MG_TEST_END();

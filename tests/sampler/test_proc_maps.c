@@ -20,7 +20,7 @@ static const char sample[] =
 static void test_parse_sorts_and_marks(void)
 {
     proc_maps *m = NULL;
-    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, prefixes, &m), MG_OK);
+    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, prefixes, &m), MG_ERROR_OK);
     if (!m) {
         return;
     }
@@ -42,7 +42,7 @@ static void test_parse_sorts_and_marks(void)
 static void test_find_bounds(void)
 {
     proc_maps *m = NULL;
-    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, prefixes, &m), MG_OK);
+    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, prefixes, &m), MG_ERROR_OK);
     if (!m) {
         return;
     }
@@ -59,9 +59,9 @@ static void test_find_bounds(void)
 static void test_no_prefixes_and_same(void)
 {
     proc_maps *a = NULL, *b = NULL, *c = NULL;
-    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, NULL, &a), MG_OK);
-    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, prefixes, &b), MG_OK);
-    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 2, prefixes, &c), MG_OK);
+    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, NULL, &a), MG_ERROR_OK);
+    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 1, prefixes, &b), MG_ERROR_OK);
+    MG_CHECK_INT(proc_maps_parse(sample, sizeof sample - 2, prefixes, &c), MG_ERROR_OK);
     if (a && b && c) {
         MG_CHECK(!a->entries[1].in_mpi);
         MG_CHECK(proc_maps_same(a, b));
@@ -83,12 +83,12 @@ static void test_malformed_and_bad_arguments(void)
         "7f0000002000-7f0000003000 r-xp 00001000 08:01\n",               /* no inode */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        MG_CHECK_INT(proc_maps_parse(bad[i], strlen(bad[i]), prefixes, &m), MG_EFORMAT);
+        MG_CHECK_INT(proc_maps_parse(bad[i], strlen(bad[i]), prefixes, &m), MG_ERROR_EFORMAT);
     }
     MG_CHECK(m == NULL);
-    MG_CHECK_INT(proc_maps_parse(NULL, 0, prefixes, &m), MG_EINVAL);
-    MG_CHECK_INT(proc_maps_parse(sample, 3, prefixes, NULL), MG_EINVAL);
-    MG_CHECK_INT(proc_maps_parse("", 0, prefixes, &m), MG_OK);
+    MG_CHECK_INT(proc_maps_parse(NULL, 0, prefixes, &m), MG_ERROR_EINVAL);
+    MG_CHECK_INT(proc_maps_parse(sample, 3, prefixes, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(proc_maps_parse("", 0, prefixes, &m), MG_ERROR_OK);
     MG_CHECK(m && m->count == 0);
     proc_maps_free(m);
 }
@@ -96,15 +96,15 @@ static void test_malformed_and_bad_arguments(void)
 static void test_read_own_and_absent(void)
 {
     proc_maps *m = NULL;
-    MG_CHECK_INT(proc_maps_read(getpid(), prefixes, &m), MG_OK);
+    MG_CHECK_INT(proc_maps_read(getpid(), prefixes, &m), MG_ERROR_OK);
     /* This function's own code is mapped from this executable. */
     const proc_maps_entry *e = m ? proc_maps_find(m, (uint64_t)(uintptr_t)&test_read_own_and_absent)
                                  : NULL;
     MG_CHECK(e && e->path && strstr(e->path, "test_sampler_proc_maps"));
     proc_maps_free(m);
-    MG_CHECK_INT(proc_maps_read(0, prefixes, &m), MG_EINVAL);
-    MG_CHECK_INT(proc_maps_read(getpid(), prefixes, NULL), MG_EINVAL);
-    MG_CHECK_INT(proc_maps_read(0x3fffffff, prefixes, &m), MG_ENOENT); /* above pid_max */
+    MG_CHECK_INT(proc_maps_read(0, prefixes, &m), MG_ERROR_EINVAL);
+    MG_CHECK_INT(proc_maps_read(getpid(), prefixes, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(proc_maps_read(0x3fffffff, prefixes, &m), MG_ERROR_ENOENT); /* above pid_max */
 }
 
 int main(void)

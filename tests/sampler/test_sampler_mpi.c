@@ -213,10 +213,10 @@ static bool as_expected(int rank, const sampler_ptrace_result *sm)
     }
     const sampler_ptrace_thread *main_thread = &sm->threads[0];
     if (rank == 0) {
-        return sm->verdict == STACK_OUT_MPI && sm->mpi_function == NULL &&
+        return sm->verdict == STACK_CLASSIFY_OUT_MPI && sm->mpi_function == NULL &&
                has_frame(main_thread, "mpi_target_compute") && has_frame(main_thread, "main");
     }
-    return sm->verdict == STACK_IN_MPI && sm->mpi_function &&
+    return sm->verdict == STACK_CLASSIFY_IN_MPI && sm->mpi_function &&
            strcmp(sm->mpi_function, "MPI_Barrier") == 0 && barrier_called_from_main(main_thread);
 }
 
@@ -259,7 +259,7 @@ static int open_all(job *j)
         rp->first_ms = 1e-6 * (double)sm->total_ns;
         rp->first_cpu_ms = 1e-6 * (double)sm->cpu_ns;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Samples every rank until each is where the job puts it (MPI_Init takes a while). */
@@ -272,7 +272,7 @@ static bool wait_steady(job *j)
         int ok = 0;
         for (int r = 0; r < j->nranks; r++) {
             const sampler_ptrace_result *sm;
-            if (sampler_ptrace_sample(j->ranks[r].sampler, &sm) == MG_OK) {
+            if (sampler_ptrace_sample(j->ranks[r].sampler, &sm) == MG_ERROR_OK) {
                 ok += as_expected(r, sm);
                 if (!as_expected(r, sm)) {
                     last = sm;
@@ -313,7 +313,7 @@ static void check_sources(job *j)
     for (int r = 0; r < j->nranks; r++) {
         const sampler_ptrace_result *sm;
         for (int pass = 0; pass < 2; pass++) {
-            if (sampler_ptrace_sample(j->ranks[r].sampler, &sm) != MG_OK || sm->nthreads == 0)
+            if (sampler_ptrace_sample(j->ranks[r].sampler, &sm) != MG_ERROR_OK || sm->nthreads == 0)
                 continue;
             double t0 = cpu_s();
             sampler_ptrace_add_sources(j->ranks[r].sampler);
@@ -350,22 +350,22 @@ static void check_and_measure(job *j)
     for (int round = 0; total && held && cpu && stop && round < j->rounds; round++) {
         for (int r = 0; r < j->nranks; r++) {
             /* On a loaded machine a thread may not reach its stop before the sampler gives up
-             * (SAMPLER_THREAD_LATE, or MG_ETIMEOUT when none did): the sampler says so rather
+             * (SAMPLER_PTRACE_THREAD_LATE, or MG_ERROR_ETIMEOUT when none did): the sampler says so rather
              * than guess, and such a sample is taken again. A late one is never a wrong one. */
             const sampler_ptrace_result *sm;
             int rc;
             for (int attempt = 0;; attempt++) {
                 rc = sampler_ptrace_sample(j->ranks[r].sampler, &sm);
-                bool main_late = rc == MG_ETIMEOUT || (rc == MG_OK && sm->nthreads > 0 &&
+                bool main_late = rc == MG_ERROR_ETIMEOUT || (rc == MG_ERROR_OK && sm->nthreads > 0 &&
                                                        sm->threads[0].tid == sm->pid &&
-                                                       sm->threads[0].state == SAMPLER_THREAD_LATE);
+                                                       sm->threads[0].state == SAMPLER_PTRACE_THREAD_LATE);
                 if (!main_late || attempt == LATE_RETRIES) {
                     break;
                 }
                 late++;
                 sleep_ms(10);
             }
-            MG_CHECK_INT(rc, MG_OK);
+            MG_CHECK_INT(rc, MG_ERROR_OK);
             if (rc) {
                 continue;
             }
@@ -415,7 +415,7 @@ static void check_and_measure(job *j)
 static void stop_job(job *j)
 {
     for (int r = 0; r < j->nranks; r++) {
-        MG_CHECK_INT(sampler_ptrace_close(j->ranks[r].sampler), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_close(j->ranks[r].sampler), MG_ERROR_OK);
         j->ranks[r].sampler = NULL;
     }
     kill(j->launcher_pid, SIGTERM);
@@ -439,7 +439,7 @@ static void test_ranks_sampled_where_the_job_puts_them(void)
     j->launcher_pid = launch(j);
     int found = find_ranks(j);
     MG_CHECK_INT(found, j->nranks);
-    bool opened = found == j->nranks && open_all(j) == MG_OK;
+    bool opened = found == j->nranks && open_all(j) == MG_ERROR_OK;
     MG_CHECK(opened);
     bool steady = opened && wait_steady(j);
     MG_CHECK(steady);

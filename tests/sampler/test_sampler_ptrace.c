@@ -364,7 +364,7 @@ static sampler_ptrace *open_default(pid_t pid)
     sampler_ptrace_params p;
     sampler_ptrace_params_default(&p);
     sampler_ptrace *s = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
     return s;
 }
 
@@ -392,16 +392,16 @@ static void test_main_thread_answers_alone(void)
         sampler_ptrace *s = open_default(pid);
         for (int i = 0; s && i < 20; i++) {
             const sampler_ptrace_result *sm = NULL;
-            MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+            MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
             if (!sm) {
                 break;
             }
-            MG_CHECK_INT(sm->verdict, k == 0 ? STACK_OUT_MPI : STACK_IN_MPI);
+            MG_CHECK_INT(sm->verdict, k == 0 ? STACK_CLASSIFY_OUT_MPI : STACK_CLASSIFY_IN_MPI);
             MG_CHECK(k == 0 ? sm->mpi_function == NULL
                             : sm->mpi_function && strcmp(sm->mpi_function, "MPI_Fake_wait") == 0);
             MG_CHECK_INT(sm->nthreads, 1);
             MG_CHECK_INT(sm->threads[0].tid, pid);
-            MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_SAMPLED);
+            MG_CHECK_INT(sm->threads[0].state, SAMPLER_PTRACE_THREAD_SAMPLED);
             MG_CHECK_STR(sm->threads[0].frames[0].function, innermost[k]);
             MG_CHECK(has_frame(&sm->threads[0], "main"));
             MG_CHECK(strstr(sm->threads[0].frames[0].module, "test_sampler_ptrace") != NULL);
@@ -409,7 +409,7 @@ static void test_main_thread_answers_alone(void)
             MG_CHECK(sm->held_ns > 0 && sm->held_ns <= sm->total_ns);
             MG_CHECK(sm->threads[0].stop_ns >= 0 && sm->threads[0].stop_ns <= sm->stop_ns);
         }
-        MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
         MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
         MG_CHECK(makes_progress());
         reap(pid);
@@ -426,13 +426,13 @@ static void test_progress_threads_do_not_count_but_main_thread_does(void)
     sampler_ptrace_params_default(&p);
     p.mpi_library_prefixes = fake_mpi;
     const target_kind kinds[2] = {TARGET_PROGRESS, TARGET_MAIN_IN_LIB};
-    const stack_classify_verdict expected[2] = {STACK_OUT_MPI, STACK_IN_MPI};
+    const stack_classify_verdict expected[2] = {STACK_CLASSIFY_OUT_MPI, STACK_CLASSIFY_IN_MPI};
     for (int k = 0; k < 2; k++) {
         pid_t pid = spawn(kinds[k]);
         sampler_ptrace *s = NULL;
         const sampler_ptrace_result *sm = NULL;
-        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
         if (sm) {
             MG_CHECK_INT(sm->nthreads, 2);
             MG_CHECK_INT(sm->verdict, expected[k]);
@@ -458,7 +458,7 @@ static sampler_ptrace *open_fake_mpi(pid_t pid)
     sampler_ptrace_params_default(&p);
     p.mpi_library_prefixes = fake_mpi;
     sampler_ptrace *s = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
     return s;
 }
 
@@ -471,11 +471,11 @@ static void test_mpi_own_thread_is_left_out_after_first_sample(void)
     sampler_ptrace *s = open_fake_mpi(pid);
     for (int i = 0; s && i < 20; i++) {
         const sampler_ptrace_result *sm = NULL;
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
         if (!sm) {
             break;
         }
-        MG_CHECK_INT(sm->verdict, STACK_OUT_MPI);
+        MG_CHECK_INT(sm->verdict, STACK_CLASSIFY_OUT_MPI);
         MG_CHECK_INT(sm->threads[0].tid, pid);
         MG_CHECK(has_frame(&sm->threads[0], "target_spin_compute"));
         MG_CHECK_INT(sm->nthreads, i == 0 ? 2 : 1);
@@ -484,7 +484,7 @@ static void test_mpi_own_thread_is_left_out_after_first_sample(void)
             MG_CHECK(has_frame(&sm->threads[1], "fake_mpi_progress"));
         }
     }
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     MG_CHECK(makes_progress());
     reap(pid);
 }
@@ -496,19 +496,19 @@ static void test_live_process_without_main_thread_is_not_exited(void)
     pid_t pid = spawn(TARGET_MAIN_EXITS);
     sampler_ptrace *s = open_fake_mpi(pid);
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(s ? sampler_ptrace_sample(s, &sm) : MG_EINVAL, MG_OK);
-    MG_CHECK(sm && sm->verdict == STACK_OUT_MPI && sm->nthreads == 2);
+    MG_CHECK_INT(s ? sampler_ptrace_sample(s, &sm) : MG_ERROR_EINVAL, MG_ERROR_OK);
+    MG_CHECK(sm && sm->verdict == STACK_CLASSIFY_OUT_MPI && sm->nthreads == 2);
     atomic_store(&sh->main_exit, 1);
     for (int i = 0; i < STATE_WAIT_MS && proc_state(pid) != 'Z'; i++) {
         sleep_ms(1);
     }
     MG_CHECK(proc_state(pid) == 'Z');
     sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ETIMEOUT);
-    MG_CHECK(sm && sm->verdict != STACK_EXITED && sm->nthreads == 0);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_ETIMEOUT);
+    MG_CHECK(sm && sm->verdict != STACK_CLASSIFY_EXITED && sm->nthreads == 0);
     MG_CHECK(sm && sm->unsampled && strstr(sm->unsampled, "MPI's own"));
     MG_CHECK_INT(kill(pid, 0), 0);
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     reap(pid);
 }
 
@@ -539,15 +539,15 @@ static void test_thread_exiting_while_main_is_held(void)
         sampler_ptrace *s = NULL;
         const sampler_ptrace_result *sm = NULL;
         atomic_store(&sh->helper_gone, 0);
-        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
         MG_CHECK(atomic_load(&sh->helper_gone));
-        MG_CHECK(sm && sm->verdict == (k == 0 ? STACK_IN_MPI : STACK_OUT_MPI));
+        MG_CHECK(sm && sm->verdict == (k == 0 ? STACK_CLASSIFY_IN_MPI : STACK_CLASSIFY_OUT_MPI));
         MG_CHECK(sm && sm->nthreads == 1 && sm->threads[0].tid == pid);
         MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-        MG_CHECK(sm && sm->nthreads == 1 && sm->threads[0].state == SAMPLER_THREAD_SAMPLED);
-        MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
+        MG_CHECK(sm && sm->nthreads == 1 && sm->threads[0].state == SAMPLER_PTRACE_THREAD_SAMPLED);
+        MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
         MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
         MG_CHECK(k == 0 || makes_progress());
         reap(pid);
@@ -559,9 +559,9 @@ static void test_user_thread_in_mpi_entry_counts(void)
     pid_t pid = spawn(TARGET_FAKE_MPI);
     sampler_ptrace *s = open_default(pid);
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
     if (sm) {
-        MG_CHECK_INT(sm->verdict, STACK_IN_MPI);
+        MG_CHECK_INT(sm->verdict, STACK_CLASSIFY_IN_MPI);
         MG_CHECK_STR(sm->mpi_function, "MPI_Fake_wait");
         MG_CHECK_INT(sm->nthreads, 2);
         MG_CHECK(!sm->threads[0].in_mpi);
@@ -584,11 +584,11 @@ static void test_threads_appearing_and_vanishing(void)
     do {
         const sampler_ptrace_result *sm = NULL;
         int rc = sampler_ptrace_sample(s, &sm);
-        MG_CHECK_INT(rc, MG_OK);
+        MG_CHECK_INT(rc, MG_ERROR_OK);
         if (rc) {
             break;
         }
-        MG_CHECK_INT(sm->verdict, STACK_OUT_MPI);
+        MG_CHECK_INT(sm->verdict, STACK_CLASSIFY_OUT_MPI);
         MG_CHECK_INT(sm->threads[0].tid, pid);
         min_threads = sm->nthreads < min_threads ? sm->nthreads : min_threads;
         max_threads = sm->nthreads > max_threads ? sm->nthreads : max_threads;
@@ -597,7 +597,7 @@ static void test_threads_appearing_and_vanishing(void)
     } while ((samples < CHURN_SAMPLES || max_threads < 3 ||
               atomic_load(&sh->churned) <= before + CHURN_SAMPLES / 10) &&
              t.tv_sec - t0.tv_sec < CHURN_BUDGET_S);
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     MG_CHECK(min_threads >= 2);
     MG_CHECK(max_threads >= 3); /* some samples caught a short-lived thread */
     /* Threads kept being born and dying while we sampled (how many per sample depends on the load
@@ -616,17 +616,17 @@ static void test_library_loaded_later_is_picked_up(void)
     pid_t pid = spawn(TARGET_DLOPEN);
     sampler_ptrace *s = open_default(pid);
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
     MG_CHECK(sm && sm->nthreads == 1 && has_frame(&sm->threads[0], "run_dlopen"));
     atomic_store(&sh->go_dlopen, 1);
     MG_CHECK(wait_count(&sh->in_dlopened, 1));
     sleep_ms(20);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
     const stack_classify_frame *f = sm && sm->nthreads ? &sm->threads[0].frames[0] : NULL;
     MG_CHECK(f && f->function && strcmp(f->function, "dlopened_spin") == 0 && f->module &&
              strstr(f->module, "mg_sampler_dlopen") != NULL);
     MG_CHECK(sm && has_frame(&sm->threads[0], "main")); /* unwound out of the new library */
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     reap(pid);
 }
 
@@ -640,18 +640,18 @@ static void test_thread_that_cannot_stop_is_late_then_released(void)
     p.stop.timeout_ns = LATE_TIMEOUT_MS * 1000000L;
     sampler_ptrace *s = NULL;
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
     if (sm) {
         MG_CHECK_INT(sm->nthreads, 2);
-        MG_CHECK_INT(sm->verdict, STACK_OUT_MPI); /* from the helper, the only one sampled */
+        MG_CHECK_INT(sm->verdict, STACK_CLASSIFY_OUT_MPI); /* from the helper, the only one sampled */
         MG_CHECK(sm->stop_ns >= LATE_TIMEOUT_MS * 1000000L);
         /* the wait for the late main thread is a wait, not seizing */
         MG_CHECK(sm->wait_ns >= LATE_TIMEOUT_MS * 1000000L && sm->wait_ns <= sm->stop_ns);
         MG_CHECK_INT(sm->threads[0].tid, pid);
-        MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_LATE);
+        MG_CHECK_INT(sm->threads[0].state, SAMPLER_PTRACE_THREAD_LATE);
         MG_CHECK_INT(sm->threads[0].nframes, 0);
-        MG_CHECK_INT(sm->threads[1].state, SAMPLER_THREAD_SAMPLED);
+        MG_CHECK_INT(sm->threads[1].state, SAMPLER_PTRACE_THREAD_SAMPLED);
         MG_CHECK(has_frame(&sm->threads[1], "target_spin_compute"));
     }
     sleep_ms(VFORK_CHILD_MS + 200);
@@ -659,14 +659,14 @@ static void test_thread_that_cannot_stop_is_late_then_released(void)
     MG_CHECK(!atomic_load(&sh->after_vfork));
     /* The next sample finds it stopped since: its wait counts from this sample's start, not from
      * the earlier interrupt (a wait longer than the whole stop read as a negative seize time). */
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
     if (sm) {
         MG_CHECK_INT(sm->threads[0].tid, pid);
-        MG_CHECK_INT(sm->threads[0].state, SAMPLER_THREAD_SAMPLED);
+        MG_CHECK_INT(sm->threads[0].state, SAMPLER_PTRACE_THREAD_SAMPLED);
         MG_CHECK(sm->wait_ns >= 0 && sm->wait_ns <= sm->stop_ns);
         MG_CHECK(sm->threads[0].stop_ns >= 0 && sm->threads[0].stop_ns <= sm->stop_ns);
     }
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     MG_CHECK(wait_count(&sh->after_vfork, 1));
     MG_CHECK(makes_progress());
     reap(pid);
@@ -707,12 +707,12 @@ static void test_sampler_holds_at_its_hold_priority_only(void)
         p.on_stopped_arg = &seen;
         sampler_ptrace *s = NULL;
         const sampler_ptrace_result *sm = NULL;
-        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-        MG_CHECK(sm && sm->verdict == STACK_OUT_MPI);
+        MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
+        MG_CHECK(sm && sm->verdict == STACK_CLASSIFY_OUT_MPI);
         MG_CHECK_INT(seen, priority && fifo ? SCHED_FIFO : SCHED_OTHER);
         MG_CHECK_INT(sched_getscheduler(0), SCHED_OTHER);
-        MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     }
     MG_CHECK(makes_progress());
     reap(pid);
@@ -732,12 +732,12 @@ static void test_exit_mid_sample_is_exited(void)
     p.on_stopped = kill_target_hook;
     sampler_ptrace *s = NULL;
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-    MG_CHECK(sm && sm->verdict == STACK_EXITED);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-    MG_CHECK(sm && sm->verdict == STACK_EXITED && sm->nthreads == 0);
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
+    MG_CHECK(sm && sm->verdict == STACK_CLASSIFY_EXITED);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
+    MG_CHECK(sm && sm->verdict == STACK_CLASSIFY_EXITED && sm->nthreads == 0);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     reap(pid);
 }
 
@@ -749,17 +749,17 @@ static void test_process_exiting_while_sampled_in_a_loop(void)
     for (int i = 0; s && i < 100000 && !exited; i++) {
         const sampler_ptrace_result *sm = NULL;
         int rc = sampler_ptrace_sample(s, &sm);
-        MG_CHECK_INT(rc, MG_OK);
+        MG_CHECK_INT(rc, MG_ERROR_OK);
         if (rc) {
             break;
         }
-        outs += sm->verdict == STACK_OUT_MPI;
-        exited = sm->verdict == STACK_EXITED;
-        MG_CHECK(sm->verdict != STACK_IN_MPI);
+        outs += sm->verdict == STACK_CLASSIFY_OUT_MPI;
+        exited = sm->verdict == STACK_CLASSIFY_EXITED;
+        MG_CHECK(sm->verdict != STACK_CLASSIFY_IN_MPI);
     }
     MG_CHECK(outs > 0);
     MG_CHECK(exited);
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     reap(pid);
 }
 
@@ -777,9 +777,9 @@ static void test_signal_sent_while_stopped_runs_its_handler(void)
     p.on_stopped = usr1_hook;
     sampler_ptrace *s = NULL;
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
     for (int i = 1; s && i <= 5; i++) {
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
         MG_CHECK(wait_count(&sh->usr1, i)); /* one run of the handler per signal, none lost */
     }
     sampler_ptrace_close(s);
@@ -813,7 +813,7 @@ static void test_queued_signals_all_delivered_while_sampling(void)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do {
         const sampler_ptrace_result *sm = NULL;
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
         reinjected += sm ? sm->signals_reinjected : 0;
         samples++;
         clock_gettime(CLOCK_MONOTONIC, &t);
@@ -836,10 +836,10 @@ static void test_stopped_process_stays_stopped(void)
     MG_CHECK(wait_state(pid, true));
     sampler_ptrace *s = open_default(pid);
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-    MG_CHECK(sm && sm->verdict == STACK_OUT_MPI && sm->nthreads == 2);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
+    MG_CHECK(sm && sm->verdict == STACK_CLASSIFY_OUT_MPI && sm->nthreads == 2);
     MG_CHECK(sm && has_frame(&sm->threads[0], "target_spin_compute"));
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     sleep_ms(50);
     MG_CHECK(proc_state(pid) == 'T'); /* someone else's stop is kept */
     kill(pid, SIGCONT);
@@ -861,9 +861,9 @@ static void test_stop_signal_mid_sample_is_delivered(void)
     p.on_stopped = stop_hook;
     sampler_ptrace *s = NULL;
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK);
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     MG_CHECK(wait_state(pid, true));
     kill(pid, SIGCONT);
     MG_CHECK(wait_state(pid, false));
@@ -913,7 +913,7 @@ static pid_t fork_sampler(pid_t pid, long hold_ms, int *read_fd)
         sampler_ptrace_params_default(&p);
         p.on_stopped = notify_and_wait_hook;
         p.on_stopped_arg = (void *)(intptr_t)hold_ms;
-        if (sampler_ptrace_open(pid, &p, &child_sampler) != MG_OK) {
+        if (sampler_ptrace_open(pid, &p, &child_sampler) != MG_ERROR_OK) {
             _exit(5);
         }
         const sampler_ptrace_result *sm;
@@ -957,7 +957,7 @@ static void test_sampler_aborted_by_sigterm_releases_target(void)
     MG_CHECK(proc_state(pid) == 't');
     kill(sampler, SIGTERM);
     MG_CHECK(read(fd, &rc, 1) == 1);
-    MG_CHECK_INT(rc, MG_ESTATE);
+    MG_CHECK_INT(rc, MG_ERROR_ESTATE);
     MG_CHECK(wait_state(pid, false)); /* released while the sampler is still alive */
     MG_CHECK(makes_progress());
     MG_CHECK(kill(sampler, 0) == 0 && proc_state(sampler) != 'Z'); /* still alive */
@@ -991,12 +991,12 @@ static void test_refusals_and_bad_arguments(void)
     sampler_ptrace_params_default(&p);
     sampler_ptrace *s = NULL;
     const sampler_ptrace_result *sm = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(0, &p, &s), MG_EINVAL);
-    MG_CHECK_INT(sampler_ptrace_open(getpid(), NULL, &s), MG_EINVAL);
-    MG_CHECK_INT(sampler_ptrace_open(getpid(), &p, NULL), MG_EINVAL);
-    MG_CHECK_INT(sampler_ptrace_sample(NULL, &sm), MG_EINVAL);
+    MG_CHECK_INT(sampler_ptrace_open(0, &p, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sampler_ptrace_open(getpid(), NULL, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sampler_ptrace_open(getpid(), &p, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sampler_ptrace_sample(NULL, &sm), MG_ERROR_EINVAL);
     p.max_frames = 0;
-    MG_CHECK_INT(sampler_ptrace_open(getpid(), &p, &s), MG_EINVAL);
+    MG_CHECK_INT(sampler_ptrace_open(getpid(), &p, &s), MG_ERROR_EINVAL);
     sampler_ptrace_params_default(&p);
     MG_CHECK(s == NULL);
 
@@ -1006,7 +1006,7 @@ static void test_refusals_and_bad_arguments(void)
         _exit(0);
     }
     waitpid(gone, NULL, 0);
-    MG_CHECK_INT(sampler_ptrace_open(gone, &p, &s), MG_ENOENT);
+    MG_CHECK_INT(sampler_ptrace_open(gone, &p, &s), MG_ERROR_ENOENT);
 
     /* A zombie is dead too. */
     pid_t zombie = fork();
@@ -1016,7 +1016,7 @@ static void test_refusals_and_bad_arguments(void)
     while (proc_state(zombie) != 'Z') {
         sleep_ms(1);
     }
-    MG_CHECK_INT(sampler_ptrace_open(zombie, &p, &s), MG_ENOENT);
+    MG_CHECK_INT(sampler_ptrace_open(zombie, &p, &s), MG_ERROR_ENOENT);
     waitpid(zombie, NULL, 0);
 
     pid_t pid = spawn(TARGET_SPIN_PAUSER);
@@ -1027,7 +1027,7 @@ static void test_refusals_and_bad_arguments(void)
             _exit(2);
         }
         sampler_ptrace *t = NULL;
-        _exit(sampler_ptrace_open(pid, &p, &t) == MG_EPERM ? 0 : 1);
+        _exit(sampler_ptrace_open(pid, &p, &t) == MG_ERROR_EPERM ? 0 : 1);
     }
     int status = -1;
     waitpid(nobody, &status, 0);
@@ -1035,7 +1035,7 @@ static void test_refusals_and_bad_arguments(void)
 
     /* A thread already traced by someone else cannot be seized: the sample fails, and the main
      * thread, seized and interrupted before the refusal, must not be left stopped. */
-    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &p, &s), MG_ERROR_OK);
     pid_t helper = other_thread(pid);
     MG_CHECK(helper > 0);
     int fds[2];
@@ -1052,7 +1052,7 @@ static void test_refusals_and_bad_arguments(void)
     char c = 0;
     MG_CHECK(read(fds[0], &c, 1) == 1 && c == 'y');
     for (int i = 0; i < 20; i++) {
-        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_EPERM);
+        MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_EPERM);
         MG_CHECK(proc_state(pid) != 't');
     }
     MG_CHECK(makes_progress());
@@ -1060,11 +1060,11 @@ static void test_refusals_and_bad_arguments(void)
     MG_CHECK(proc_state(pid) == 'R' || proc_state(pid) == 'S');
     kill(tracer, SIGKILL);
     waitpid(tracer, NULL, 0);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_OK); /* free again */
-    MG_CHECK(sm && sm->verdict == STACK_OUT_MPI && sm->nthreads == 2);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_OK); /* free again */
+    MG_CHECK(sm && sm->verdict == STACK_CLASSIFY_OUT_MPI && sm->nthreads == 2);
     sampler_ptrace_abort(s);
-    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ESTATE);
-    MG_CHECK_INT(sampler_ptrace_close(s), MG_OK);
+    MG_CHECK_INT(sampler_ptrace_sample(s, &sm), MG_ERROR_ESTATE);
+    MG_CHECK_INT(sampler_ptrace_close(s), MG_ERROR_OK);
     MG_CHECK(makes_progress());
     close(fds[0]);
     close(fds[1]);

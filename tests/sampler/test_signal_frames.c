@@ -1,5 +1,5 @@
 /* A handler that never returns, sampled on a real process: the trampoline it would return through
- * is the one frame named STACK_SIGNAL_FRAME, between the handler and the frame the signal
+ * is the one frame named STACK_CLASSIFY_SIGNAL_FRAME, between the handler and the frame the signal
  * interrupted, which keeps its own name (issue 29: the interrupted frame took the trampoline's
  * name, so a rank interrupted in mpiguard's own MPI_Waitall lost both its MPI entry and its signal
  * frame, and the culprit went unnamed). A trampoline without unwind information, which libdwfl
@@ -96,8 +96,8 @@ static const sampler_ptrace_thread *sample(sampler_ptrace **s, pid_t pid)
     sampler_ptrace_params params;
     sampler_ptrace_params_default(&params);
     const sampler_ptrace_result *out = NULL;
-    MG_CHECK_INT(sampler_ptrace_open(pid, &params, s), MG_OK);
-    MG_CHECK_INT(*s ? sampler_ptrace_sample(*s, &out) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(sampler_ptrace_open(pid, &params, s), MG_ERROR_OK);
+    MG_CHECK_INT(*s ? sampler_ptrace_sample(*s, &out) : MG_ERROR_EINVAL, MG_ERROR_OK);
     return out && out->nthreads > 0 ? &out->threads[0] : NULL;
 }
 
@@ -105,7 +105,7 @@ static size_t signal_frames(const sampler_ptrace_thread *t)
 {
     size_t n = 0;
     for (size_t k = 0; k < t->nframes; k++)
-        n += t->frames[k].function && strcmp(t->frames[k].function, STACK_SIGNAL_FRAME) == 0;
+        n += t->frames[k].function && strcmp(t->frames[k].function, STACK_CLASSIFY_SIGNAL_FRAME) == 0;
     return n;
 }
 
@@ -135,7 +135,7 @@ static void check_handler_stack(bool own_restorer)
     MG_CHECK(t && t->nframes >= 4);
     if (t && t->nframes >= 4) {
         MG_CHECK_STR(t->frames[0].function, "spin_in_handler");
-        MG_CHECK_STR(t->frames[1].function, STACK_SIGNAL_FRAME);
+        MG_CHECK_STR(t->frames[1].function, STACK_CLASSIFY_SIGNAL_FRAME);
         MG_CHECK_STR(t->frames[2].function, "interrupted_loop");
         MG_CHECK_STR(t->frames[t->nframes - 1].function, "_start");
         MG_CHECK_INT((int)signal_frames(t), 1);

@@ -123,29 +123,29 @@ static void test_process_rule(void)
     const char *fn = "unset";
 
     stack_classify_thread_class a[] = {computing, progress, progress};
-    MG_CHECK_INT(stack_classify_process(a, 3, 0, &fn), STACK_OUT_MPI);
+    MG_CHECK_INT(stack_classify_process(a, 3, 0, &fn), STACK_CLASSIFY_OUT_MPI);
     MG_CHECK(fn == NULL);
 
     stack_classify_thread_class b[] = {barrier, progress};
-    MG_CHECK_INT(stack_classify_process(b, 2, 0, &fn), STACK_IN_MPI);
+    MG_CHECK_INT(stack_classify_process(b, 2, 0, &fn), STACK_CLASSIFY_IN_MPI);
     MG_CHECK_STR(fn, "MPI_Barrier");
 
     stack_classify_thread_class c[] = {computing, progress, recv}; /* a user thread calling MPI */
-    MG_CHECK_INT(stack_classify_process(c, 3, 0, &fn), STACK_IN_MPI);
+    MG_CHECK_INT(stack_classify_process(c, 3, 0, &fn), STACK_CLASSIFY_IN_MPI);
     MG_CHECK_STR(fn, "MPI_Recv");
 
     stack_classify_thread_class d[] = {progress, recv}; /* main inside MPI by address: its (NULL) name
                                                 * wins the IN_MPI, the user thread names it */
-    MG_CHECK_INT(stack_classify_process(d, 2, 0, &fn), STACK_IN_MPI);
+    MG_CHECK_INT(stack_classify_process(d, 2, 0, &fn), STACK_CLASSIFY_IN_MPI);
     MG_CHECK_STR(fn, "MPI_Recv");
 
     stack_classify_thread_class e[] = {recv, barrier}; /* the main thread's call is preferred */
-    MG_CHECK_INT(stack_classify_process(e, 2, 1, &fn), STACK_IN_MPI);
+    MG_CHECK_INT(stack_classify_process(e, 2, 1, &fn), STACK_CLASSIFY_IN_MPI);
     MG_CHECK_STR(fn, "MPI_Barrier");
 
     stack_classify_thread_class f[] = {progress, progress}; /* main not sampled: progress threads only */
-    MG_CHECK_INT(stack_classify_process(f, 2, 2, &fn), STACK_OUT_MPI);
-    MG_CHECK_INT(stack_classify_process(NULL, 0, 0, NULL), STACK_OUT_MPI);
+    MG_CHECK_INT(stack_classify_process(f, 2, 2, &fn), STACK_CLASSIFY_OUT_MPI);
+    MG_CHECK_INT(stack_classify_process(NULL, 0, 0, NULL), STACK_CLASSIFY_OUT_MPI);
 }
 
 int main(void)

@@ -7,7 +7,7 @@
 static void test_insert_find(void)
 {
     symbol_cache *c = NULL;
-    MG_CHECK_INT(symbol_cache_create(4, &c), MG_OK);
+    MG_CHECK_INT(symbol_cache_create(4, &c), MG_ERROR_OK);
     if (!c) {
         return;
     }
@@ -37,7 +37,7 @@ static void test_insert_find(void)
 static void test_full_cache_clears(void)
 {
     symbol_cache *c = NULL;
-    MG_CHECK_INT(symbol_cache_create(3, &c), MG_OK);
+    MG_CHECK_INT(symbol_cache_create(3, &c), MG_ERROR_OK);
     if (!c) {
         return;
     }
@@ -61,7 +61,7 @@ static void test_full_cache_clears(void)
 static void test_many_colliding_addresses(void)
 {
     symbol_cache *c = NULL;
-    MG_CHECK_INT(symbol_cache_create(1000, &c), MG_OK);
+    MG_CHECK_INT(symbol_cache_create(1000, &c), MG_ERROR_OK);
     if (!c) {
         return;
     }
@@ -80,9 +80,9 @@ static void test_many_colliding_addresses(void)
 static void test_bad_arguments(void)
 {
     symbol_cache *c = NULL;
-    MG_CHECK_INT(symbol_cache_create(0, &c), MG_EINVAL);
-    MG_CHECK_INT(symbol_cache_create(SIZE_MAX, &c), MG_EINVAL);
-    MG_CHECK_INT(symbol_cache_create(4, NULL), MG_EINVAL);
+    MG_CHECK_INT(symbol_cache_create(0, &c), MG_ERROR_EINVAL);
+    MG_CHECK_INT(symbol_cache_create(SIZE_MAX, &c), MG_ERROR_EINVAL);
+    MG_CHECK_INT(symbol_cache_create(4, NULL), MG_ERROR_EINVAL);
     MG_CHECK(c == NULL);
 }
 

@@ -25,10 +25,10 @@ static uint64_t main_call_pc(pid_t pid)
         usleep(100000);
         sampler_ptrace *s = NULL;
         const sampler_ptrace_result *sample = NULL;
-        if (sampler_ptrace_open(pid, &params, &s) != MG_OK)
+        if (sampler_ptrace_open(pid, &params, &s) != MG_ERROR_OK)
             continue;
         uint64_t pc = 0;
-        if (sampler_ptrace_sample(s, &sample) == MG_OK && sample->nthreads > 0)
+        if (sampler_ptrace_sample(s, &sample) == MG_ERROR_OK && sample->nthreads > 0)
             for (size_t k = 0; k < sample->threads[0].nframes; k++) {
                 const stack_classify_frame *f = &sample->threads[0].frames[k];
                 pc = f->function && strcmp(f->function, "run_") == 0 ? f->pc : pc;
@@ -61,8 +61,8 @@ static void test_lines_by_called_function(void)
     stack_unwind_params params;
     stack_unwind_params_default(&params);
     stack_unwind *first = NULL, *second = NULL;
-    MG_CHECK_INT(stack_unwind_open(pid, &params, &first), MG_OK);
-    MG_CHECK_INT(stack_unwind_open(pid, &params, &second), MG_OK);
+    MG_CHECK_INT(stack_unwind_open(pid, &params, &first), MG_ERROR_OK);
+    MG_CHECK_INT(stack_unwind_open(pid, &params, &second), MG_ERROR_OK);
     if (pc && first && second) {
         MG_CHECK_INT(line_of(first, pc, NULL), PROCEDURE_LINE);
         /* the shared cache holds the line looked up without the function: not this one's */

@@ -8,7 +8,7 @@
 
 static void rank_segment_name(const char *token, int rank, char *name, size_t size)
 {
-    snprintf(name, size, MG_RANK_STATE_NAME_FORMAT, token, rank);
+    snprintf(name, size, RANK_STATE_NAME_FORMAT, token, rank);
 }
 
 rank_state *rank_segment_publish(const char *token, int rank, int pid)
@@ -28,8 +28,8 @@ rank_state *rank_segment_publish(const char *token, int rank, int pid)
     }
     s->rank = rank;
     s->pid = pid;
-    s->version = MG_RANK_STATE_VERSION;
-    s->magic = MG_RANK_STATE_MAGIC;
+    s->version = RANK_STATE_VERSION;
+    s->magic = RANK_STATE_MAGIC;
     return s;
 }
 

@@ -13,7 +13,7 @@ int call_model_in_current_call(const check_event *ev);
 /* Applies the wildcard decisions of an exit record (see call_model.c). */
 int call_model_apply_decisions(deadlock_detector *det, const check_event *ev,
                                const check_event_func_info *info, int current);
-/* 1 when ev is the exit of a call MPI refused (CHECK_FLAG_REFUSED): it ends the rank's wait
+/* 1 when ev is the exit of a call MPI refused (CHECK_EVENT_FLAG_REFUSED): it ends the rank's wait
  * whatever the model says, so it is analysed at once rather than held behind that wait. */
 int call_model_refused_exit(const check_event *ev);
 /* 1 when ev is an exit that ends the rank's wait whatever the model says: a refused call's, or

@@ -62,12 +62,12 @@ void check_policy_analysed(check_policy *p, const deadlock_detector *det)
 
 int check_policy_stops(const dl_finding *f)
 {
-    return f->kind == DL_DEADLOCK || f->kind == DL_STUCK_ON_TERMINATED;
+    return f->kind == DL_FINDING_DEADLOCK || f->kind == DL_FINDING_STUCK_ON_TERMINATED;
 }
 
 int check_policy_hangs_after(const dl_finding *f)
 {
-    return f->kind == DL_COLLECTIVE_MISMATCH || f->kind == DL_INVALID_ARGUMENTS;
+    return f->kind == DL_FINDING_COLLECTIVE_MISMATCH || f->kind == DL_FINDING_INVALID_ARGUMENTS;
 }
 
 /* A rank inside a call whose entry record the root has not had (a stale reading names an older
@@ -88,21 +88,21 @@ enum check_policy_view_kind check_policy_view(check_policy *p, const check_polic
     *rank = missing_call(rd);
     if (*rank < 0) {
         p->behind = p->gave_up = 0;
-        return CHECK_VIEW_WHOLE;
+        return CHECK_POLICY_VIEW_WHOLE;
     }
     if (p->gave_up) {
-        return CHECK_VIEW_WHOLE;
+        return CHECK_POLICY_VIEW_WHOLE;
     }
     if (!p->behind) {
         p->behind = 1;
         p->behind_since = now;
-        return CHECK_VIEW_ASK;
+        return CHECK_POLICY_VIEW_ASK;
     }
     if (now - p->behind_since < VIEW_WAIT_NS) {
-        return CHECK_VIEW_BEHIND;
+        return CHECK_POLICY_VIEW_BEHIND;
     }
     p->gave_up = 1;
-    return CHECK_VIEW_GAVE_UP;
+    return CHECK_POLICY_VIEW_GAVE_UP;
 }
 
 static int in_call(const check_policy_readings *rd, int32_t rank)
@@ -113,7 +113,7 @@ static int in_call(const check_policy_readings *rd, int32_t rank)
 static int knot_in_calls(const dl_finding *f, const check_policy_readings *rd)
 {
     for (size_t i = 0; i < f->n_calls; i++) {
-        if (f->calls[i].in_knot && f->calls[i].state == WG_BLOCKED &&
+        if (f->calls[i].in_knot && f->calls[i].state == WAIT_GRAPH_BLOCKED &&
             !in_call(rd, f->calls[i].rank)) {
             return 0;
         }
@@ -138,7 +138,7 @@ enum check_policy_confirmation check_policy_confirm(check_policy *p, size_t inde
 {
     if (knot_in_calls(f, rd)) {
         p->pending = 0;
-        return CHECK_CONFIRMED;
+        return CHECK_POLICY_CONFIRMED;
     }
     uint64_t mark = finding_records(f, rd);
     if (!p->pending || p->pending_index != index) {
@@ -146,13 +146,13 @@ enum check_policy_confirmation check_policy_confirm(check_policy *p, size_t inde
         p->pending_index = index;
         p->pending_mark = mark;
         p->pending_since = now;
-        return CHECK_UNCONFIRMED;
+        return CHECK_POLICY_UNCONFIRMED;
     }
     if (mark == p->pending_mark && now - p->pending_since < CONFIRM_WAIT_NS) {
-        return CHECK_UNCONFIRMED;
+        return CHECK_POLICY_UNCONFIRMED;
     }
     p->pending = 0;
-    return CHECK_DROPPED;
+    return CHECK_POLICY_DROPPED;
 }
 
 int check_policy_stuck(const check_policy *p, int after_errors, const check_policy_readings *rd,

@@ -41,9 +41,9 @@ typedef struct check_policy_readings {
 
 /* What becomes of a finding that stops the job. */
 enum check_policy_confirmation {
-    CHECK_CONFIRMED = 1, /* act on it */
-    CHECK_UNCONFIRMED,   /* look again later; findings after it wait behind it */
-    CHECK_DROPPED        /* a rank of it moved on, or it stayed unconfirmed too long */
+    CHECK_POLICY_CONFIRMED = 1, /* act on it */
+    CHECK_POLICY_UNCONFIRMED,   /* look again later; findings after it wait behind it */
+    CHECK_POLICY_DROPPED        /* a rank of it moved on, or it stayed unconfirmed too long */
 };
 
 /* Starts the policy at `now` with the quiet time of --quiet-time (seconds). */
@@ -64,11 +64,11 @@ void check_policy_analysed(check_policy *p, const deadlock_detector *det);
  * stage below holds the record of a rank's call would find a deadlock without that rank, or one
  * of others that the held call joins, and would confirm it (their knot is in calls). */
 enum check_policy_view_kind {
-    CHECK_VIEW_WHOLE = 0, /* analyse */
-    CHECK_VIEW_ASK,       /* a rank is in a call the root has no record of: ask the stages below
-                             for what they hold (once per wait), and wait */
-    CHECK_VIEW_BEHIND,    /* still waiting for it */
-    CHECK_VIEW_GAVE_UP    /* still missing after 3 s: analyse without it (once per wait) */
+    CHECK_POLICY_VIEW_WHOLE = 0, /* analyse */
+    CHECK_POLICY_VIEW_ASK,    /* a rank is in a call the root has no record of: ask the stages below
+                          for what they hold (once per wait), and wait */
+    CHECK_POLICY_VIEW_BEHIND, /* still waiting for it */
+    CHECK_POLICY_VIEW_GAVE_UP /* still missing after 3 s: analyse without it (once per wait) */
 };
 /* The view at `now`; *rank gets a rank whose call is missing (-1 when whole). */
 enum check_policy_view_kind check_policy_view(check_policy *p, const check_policy_readings *rd,

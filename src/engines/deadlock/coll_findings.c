@@ -27,9 +27,9 @@ static int add_call(dl_finding *f, const coll_match_call *call, uint64_t comm_id
 {
     dl_finding_call c = {.rank = call->rank,
                          .func = call->func,
-                         .state = WG_RUNNING,
+                         .state = WAIT_GRAPH_RUNNING,
                          .comm = comm_id,
-                         .peer = CHECK_PROC_NULL,
+                         .peer = CHECK_EVENT_PROC_NULL,
                          .root = call->root,
                          .op = call->op,
                          .callsite = call->callsite};
@@ -41,11 +41,11 @@ static int held_add(const deadlock_detector *det, detector_state_held_mismatch *
                     const coll_match_call *call, uint64_t comm_id)
 {
     if (h->f.n_calls >= det->prm.mismatch_ranks) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     coll_match_call *calls = realloc(h->calls, (h->f.n_calls + 1) * sizeof *calls);
     if (!calls) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     h->calls = calls;
     h->calls[h->f.n_calls] = *call;
@@ -53,15 +53,15 @@ static int held_add(const deadlock_detector *det, detector_state_held_mismatch *
 }
 
 /* A held finding for slot k of comm, from its first and agreeing calls, then call (mismatch: its
- * disagreement with the first). Errors: MG_ENOMEM (nothing held). */
+ * disagreement with the first). Errors: MG_ERROR_ENOMEM (nothing held). */
 static int hold_new(deadlock_detector *det, uint32_t comm, uint64_t comm_id, uint64_t k,
                     coll_match_entry *slot, const coll_match_call *call, unsigned mismatch)
 {
     if (mg_array_reserve((void **)&det->held_mismatches, &det->cap_held_mismatches,
                          det->n_held_mismatches + 1, sizeof *det->held_mismatches)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
-    detector_state_held_mismatch h = {.f = {.kind = DL_COLLECTIVE_MISMATCH,
+    detector_state_held_mismatch h = {.f = {.kind = DL_FINDING_COLLECTIVE_MISMATCH,
                                             .mismatch = mismatch,
                                             .time = det->last_time,
                                             .notes = det->notes},
@@ -76,9 +76,9 @@ static int hold_new(deadlock_detector *det, uint32_t comm, uint64_t comm_id, uin
         held_free(&h);
         return rc;
     }
-    slot->finding = COLL_HELD;
+    slot->finding = COLL_MATCH_HELD;
     det->held_mismatches[det->n_held_mismatches++] = h;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int coll_findings_arrive(deadlock_detector *det, uint32_t comm, uint64_t comm_id,
@@ -86,8 +86,9 @@ int coll_findings_arrive(deadlock_detector *det, uint32_t comm, uint64_t comm_id
 {
     coll_match_entry *slot = (coll_match_entry *)arr->ref;
     /* a probing copy starts holding nothing, and has none of the findings the slots name */
-    detector_state_held_mismatch *h = slot->finding == COLL_HELD ? held_of(det, comm, arr->slot)
-                                                                 : NULL;
+    detector_state_held_mismatch *h = slot->finding == COLL_MATCH_HELD
+                                          ? held_of(det, comm, arr->slot)
+                                          : NULL;
     if (h) {
         h->f.mismatch |= arr->mismatch;
         return held_add(det, h, call, comm_id);
@@ -95,17 +96,17 @@ int coll_findings_arrive(deadlock_detector *det, uint32_t comm, uint64_t comm_id
     if (slot->finding < det->n_findings) {
         dl_finding *f = &det->findings[slot->finding];
         f->mismatch |= arr->mismatch;
-        return f->n_calls < det->prm.mismatch_ranks ? add_call(f, call, comm_id) : MG_OK;
+        return f->n_calls < det->prm.mismatch_ranks ? add_call(f, call, comm_id) : MG_ERROR_OK;
     }
     return arr->mismatch ? hold_new(det, comm, comm_id, arr->slot, slot, call, arr->mismatch)
-                         : MG_OK;
+                         : MG_ERROR_OK;
 }
 
 int coll_findings_refused(deadlock_detector *det, uint32_t comm, uint64_t k, int32_t rank)
 {
     detector_state_held_mismatch *h = held_of(det, comm, k);
     if (!h) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     detector_state_held_mismatch was = *h;
     size_t i = (size_t)(h - det->held_mismatches);
@@ -119,8 +120,8 @@ int coll_findings_refused(deadlock_detector *det, uint32_t comm, uint64_t k, int
     uint64_t comm_id = was.f.calls[0].comm;
     unsigned *mismatch = malloc((n ? n : 1) * sizeof *mismatch);
     int rc = mismatch ? coll_match_recompare(&det->coll, comm, k, rank, was.calls, n, mismatch)
-                      : MG_ENOMEM;
-    for (uint32_t c = 0; c < n && mismatch && rc != MG_EINVAL; c++) {
+                      : MG_ERROR_ENOMEM;
+    for (uint32_t c = 0; c < n && mismatch && rc != MG_ERROR_EINVAL; c++) {
         if (mismatch[c]) {
             coll_match_arrival again = {
                 .slot = k, .mismatch = mismatch[c], .ref = coll_match_slot(&det->coll, comm, k)};
@@ -141,7 +142,7 @@ static int refusal_past(const deadlock_detector *det, const detector_state_held_
 {
     for (size_t c = 0; c < h->f.n_calls; c++) {
         const detector_state_rank *rs = &det->ranks[h->calls[c].rank];
-        if (rs->life == LIFE_LIVE && (rs->flags & RANK_IN_CALL) &&
+        if (rs->life == DETECTOR_STATE_LIFE_LIVE && (rs->flags & DETECTOR_STATE_RANK_IN_CALL) &&
             rs->call_seq == h->calls[c].seq) {
             return 0;
         }
@@ -152,7 +153,7 @@ static int refusal_past(const deadlock_detector *det, const detector_state_held_
 int coll_findings_release(deadlock_detector *det, int analysis)
 {
     size_t kept = 0;
-    int first = MG_OK;
+    int first = MG_ERROR_OK;
     for (size_t i = 0; i < det->n_held_mismatches; i++) {
         detector_state_held_mismatch *h = &det->held_mismatches[i];
         if (!analysis && !refusal_past(det, h)) {
@@ -163,7 +164,7 @@ int coll_findings_release(deadlock_detector *det, int analysis)
         size_t index = det->n_findings;
         int rc = detector_state_push_finding(det, &h->f);
         if (slot) {
-            slot->finding = rc ? COLL_NONE : (uint32_t)index;
+            slot->finding = rc ? COLL_MATCH_NONE : (uint32_t)index;
         }
         free(h->calls);
         first = first ? first : rc;

@@ -11,18 +11,18 @@
 /* Lists call, the arrival `arr` on communicator index comm (id comm_id), in its slot's mismatch
  * finding: the first disagreeing arrival makes one (held) with the calls before it (the first
  * and those that agreed with it), later arrivals join it whether they agree or not (up to
- * mismatch_ranks calls), so its ranks do not depend on the order of arrival. Errors: MG_ENOMEM
- * (the call not listed). */
+ * mismatch_ranks calls), so its ranks do not depend on the order of arrival. Errors:
+ * MG_ERROR_ENOMEM (the call not listed). */
 int coll_findings_arrive(deadlock_detector *det, uint32_t comm, uint64_t comm_id,
                          const coll_match_arrival *arr, const coll_match_call *call);
 /* MPI refused world rank's call in slot k of comm, withdrawn from it (coll_match_withdraw): a
  * finding held for the slot is dropped, and the calls it listed but rank's are compared again,
- * making a new one if some still disagree. Errors: MG_ENOMEM. */
+ * making a new one if some still disagree. Errors: MG_ERROR_ENOMEM. */
 int coll_findings_refused(deadlock_detector *det, uint32_t comm, uint64_t k, int32_t rank);
 /* Reports the held findings none of whose calls MPI can refuse any more (each call's exit read, or
  * its rank gone on or ended), in the order they were made; at an analysis (`analysis`: made at a
  * whole view, every record of a rank inside a call read) all of them, as a refusal returns at
- * once and a mismatch may well hang inside MPI. Errors: MG_ENOMEM (that one dropped). */
+ * once and a mismatch may well hang inside MPI. Errors: MG_ERROR_ENOMEM (that one dropped). */
 int coll_findings_release(deadlock_detector *det, int analysis);
 
 #endif

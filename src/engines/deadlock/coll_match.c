@@ -49,11 +49,11 @@ int coll_match_clone(const coll_match *src, coll_match *dst)
 {
     coll_match_init(dst, src->keep);
     if (src->n == 0) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     dst->comms = calloc(src->cap, sizeof *dst->comms);
     if (!dst->comms) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     dst->cap = src->cap;
     for (size_t i = 0; i < src->n; i++, dst->n++) {
@@ -71,7 +71,7 @@ int coll_match_clone(const coll_match *src, coll_match *dst)
             if (!d->issued || !d->slots) {
                 dst->n++;
                 coll_match_free(dst);
-                return MG_ENOMEM;
+                return MG_ERROR_ENOMEM;
             }
             memcpy(d->issued, s->issued, s->size * sizeof(uint32_t));
             memcpy(d->slots, s->slots, s->cap * sizeof(coll_match_entry));
@@ -83,14 +83,14 @@ int coll_match_clone(const coll_match *src, coll_match *dst)
                     if (!slot->agreed) {
                         dst->n++;
                         coll_match_free(dst);
-                        return MG_ENOMEM;
+                        return MG_ERROR_ENOMEM;
                     }
                     memcpy(slot->agreed, from, slot->n_agreed * sizeof *from);
                 }
             }
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
@@ -102,7 +102,7 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
         }
         coll_match_comm *p = realloc(cm->comms, cap * sizeof *p);
         if (!p) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         memset(p + cm->cap, 0, (cap - cm->cap) * sizeof *p);
         cm->comms = p;
@@ -118,23 +118,23 @@ static int comm_ready(coll_match *cm, uint32_t comm, uint32_t size)
         if (!c->issued || !c->slots) {
             comm_free(c);
             memset(c, 0, sizeof *c);
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         c->size = size;
         c->cap = COLL_MIN_CAP;
     }
-    return c->size == size ? MG_OK : MG_EINVAL;
+    return c->size == size ? MG_ERROR_OK : MG_ERROR_EINVAL;
 }
 
 /* Room for one more open slot of c. */
 static int slot_room(coll_match_comm *c)
 {
     if (c->n < c->cap) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     coll_match_entry *p = malloc(2 * c->cap * sizeof *p);
     if (!p) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (size_t i = 0; i < c->n; i++) {
         p[i] = *slot_at(c, i);
@@ -143,7 +143,7 @@ static int slot_room(coll_match_comm *c)
     c->slots = p;
     c->head = 0;
     c->cap *= 2;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static unsigned compare(const coll_match_call *ref, const coll_match_call *call)
@@ -152,46 +152,46 @@ static unsigned compare(const coll_match_call *ref, const coll_match_call *call)
     if (ref->func != call->func) {
         const check_event_func_info *a = check_event_func_describe(ref->func),
                                     *b = check_event_func_describe(call->func);
-        m |= a && b && a->base == b->base ? DL_MISMATCH_BLOCKING : DL_MISMATCH_KIND;
+        m |= a && b && a->base == b->base ? DL_FINDING_MISMATCH_BLOCKING : DL_FINDING_MISMATCH_KIND;
         return m;
     }
     const check_event_func_info *info = check_event_func_describe(call->func);
     if (info && info->rooted && ref->root != call->root) {
-        m |= DL_MISMATCH_ROOT;
+        m |= DL_FINDING_MISMATCH_ROOT;
     }
     if (info && info->has_op && ref->op != call->op) {
-        m |= DL_MISMATCH_OP;
+        m |= DL_FINDING_MISMATCH_OP;
     }
     if (ref->type_period && call->type_period &&
         (ref->type_elems != call->type_elems || ref->type_hash != call->type_hash)) {
-        m |= DL_MISMATCH_TYPE;
+        m |= DL_FINDING_MISMATCH_TYPE;
     }
     return m;
 }
 
 /* Keeps call among the calls of slot s that agreed with its first, if there is room. Errors:
- * MG_ENOMEM (not kept). */
+ * MG_ERROR_ENOMEM (not kept). */
 static int keep_agreed(const coll_match *cm, const coll_match_comm *c, coll_match_entry *s,
                        const coll_match_call *call)
 {
     if (s->n_agreed == agreed_room(cm, c)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (!s->agreed) {
         s->agreed = malloc(agreed_room(cm, c) * sizeof *s->agreed);
         if (!s->agreed) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
     }
     s->agreed[s->n_agreed++] = *call;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
                       const coll_match_call *call, coll_match_arrival *out)
 {
     if (!cm || !call || !out || local >= size) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     int rc = comm_ready(cm, comm, size);
     if (rc) {
@@ -202,15 +202,15 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
     size_t i = (size_t)(k - c->base);
     if (i == c->n) {
         if (slot_room(c)) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         c->n++;
-        *slot_at(c, i) = (coll_match_entry){*call, NULL, 0, 0, COLL_NONE};
+        *slot_at(c, i) = (coll_match_entry){*call, NULL, 0, 0, COLL_MATCH_NONE};
     }
     coll_match_entry *s = slot_at(c, i);
     unsigned mismatch = compare(&s->first, call);
-    if (s->arrived && !mismatch && s->finding >= COLL_HELD && keep_agreed(cm, c, s, call)) {
-        return MG_ENOMEM;
+    if (s->arrived && !mismatch && s->finding >= COLL_MATCH_HELD && keep_agreed(cm, c, s, call)) {
+        return MG_ERROR_ENOMEM;
     }
     out->slot = k;
     out->mismatch = mismatch;
@@ -227,7 +227,7 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
         c->n--;
         c->base++;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Takes rank's call out of slot s (its reference, or one of the calls that agreed with it). */
@@ -257,12 +257,12 @@ int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t r
     coll_match_comm *c = comm < cm->n ? &cm->comms[comm] : NULL;
     if (!c || local >= c->size || c->issued[local] != k + 1 ||
         (k < c->base && (k + 1 != c->base || c->retired.arrived == 0))) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     *reopened = k < c->base;
     if (*reopened) {
         if (slot_room(c)) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         c->head = (c->head + c->cap - 1) % c->cap;
         c->n++;
@@ -277,7 +277,7 @@ int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t r
         free(s->agreed);
         c->n--;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Whether rank's call is slot s's first or one kept as agreeing. */
@@ -296,13 +296,13 @@ int coll_match_recompare(coll_match *cm, uint32_t comm, uint64_t k, int32_t refu
 {
     coll_match_entry *s = coll_match_slot(cm, comm, k);
     if (!s) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
-    s->finding = COLL_NONE;
+    s->finding = COLL_MATCH_NONE;
     if (s->first.rank == refused && n > 0) {
         s->first = calls[0];
     }
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (uint32_t i = 0; i < n; i++) {
         mismatch[i] = compare(&s->first, &calls[i]);
         if (!mismatch[i] && !kept(s, calls[i].rank) && !rc) {

@@ -13,10 +13,10 @@
 
 #include "dl_finding.h"
 
-#define COLL_NONE UINT32_MAX
+#define COLL_MATCH_NONE UINT32_MAX
 /* A slot's mismatch finding the detector holds while MPI may still refuse one of its calls
  * (coll_findings.h): the slot keeps its agreeing calls meanwhile. */
-#define COLL_HELD (UINT32_MAX - 1)
+#define COLL_MATCH_HELD (UINT32_MAX - 1)
 
 /* One member's collective call. */
 typedef struct coll_match_call {
@@ -34,12 +34,12 @@ typedef struct coll_match_call {
 
 typedef struct coll_match_entry {
     coll_match_call first; /* the first arrival: the reference the others are compared with */
-    /* Later arrivals that agreed with first, while finding is COLL_NONE or COLL_HELD (up to the
-     * matcher's `keep`; room for min(size - 1, keep) is taken at the first one). */
+    /* Later arrivals that agreed with first, while finding is COLL_MATCH_NONE or COLL_MATCH_HELD
+     * (up to the matcher's `keep`; room for min(size - 1, keep) is taken at the first one). */
     coll_match_call *agreed;
     uint32_t n_agreed;
     uint32_t arrived;
-    /* the detector's finding for a mismatch in this slot, COLL_HELD, or COLL_NONE */
+    /* the detector's finding for a mismatch in this slot, COLL_MATCH_HELD, or COLL_MATCH_NONE */
     uint32_t finding;
 } coll_match_entry;
 
@@ -75,7 +75,7 @@ void coll_match_free(coll_match *cm);
 int coll_match_clone(const coll_match *src, coll_match *dst);
 /* Records that local rank `local` of communicator `comm` (size members) issued call; a call that
  * agrees with the slot's first is kept while the slot has no finding. Errors:
- * MG_EINVAL (local >= size, size changed), MG_ENOMEM (nothing recorded). */
+ * MG_ERROR_EINVAL (local >= size, size changed), MG_ERROR_ENOMEM (nothing recorded). */
 int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t local,
                       const coll_match_call *call, coll_match_arrival *out);
 /* MPI refused the collective of local rank `local` (world rank `rank`), its latest arrival on comm,
@@ -83,8 +83,8 @@ int coll_match_arrive(coll_match *cm, uint32_t comm, uint32_t size, uint32_t loc
  * refused call was the slot's reference, the first call that agreed with it becomes the
  * reference (with none, it stays: the others' calls were compared with it). A slot that arrival
  * completed (the last completed one) is opened again, with its other members arrived, and
- * *reopened is 1. Errors: MG_EINVAL (k is not local's latest arrival, or a slot completed before
- * the last one), MG_ENOMEM (nothing changed). */
+ * *reopened is 1. Errors: MG_ERROR_EINVAL (k is not local's latest arrival, or a slot completed
+ * before the last one), MG_ERROR_ENOMEM (nothing changed). */
 int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t rank, uint64_t k,
                         int *reopened);
 /* MPI refused the call of world rank `refused` in slot k of comm (withdrawn already) while the
@@ -92,8 +92,8 @@ int coll_match_withdraw(coll_match *cm, uint32_t comm, uint32_t local, int32_t r
  * finding listed but the refused one, the slot's first and agreeing ones among them) are compared
  * again. If the refused call was still the reference (none agreed with it), calls[0] becomes the
  * reference; a call that agrees with the reference and is not kept yet is kept (room permitting);
- * mismatch[i] gets call i's dl_finding_mismatch bits (0: it agrees). Errors: MG_EINVAL (slot k is
- * not open), MG_ENOMEM (mismatch filled, some agreeing calls not kept). */
+ * mismatch[i] gets call i's dl_finding_mismatch bits (0: it agrees). Errors: MG_ERROR_EINVAL (slot
+ * k is not open), MG_ERROR_ENOMEM (mismatch filled, some agreeing calls not kept). */
 int coll_match_recompare(coll_match *cm, uint32_t comm, uint64_t k, int32_t refused,
                          const coll_match_call *calls, uint32_t n, unsigned *mismatch);
 /* 1 when slot k of comm is complete (every member arrived). */

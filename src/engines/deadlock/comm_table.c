@@ -12,24 +12,24 @@ static int push_entry(comm_table *ct, const comm_table_entry *e, uint32_t *index
 {
     if (mg_array_reserve((void **)&ct->comms, &ct->cap, ct->n + 1, sizeof *ct->comms) ||
         key_map_put(&ct->by_id, e->id, 0, (uint32_t)ct->n)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     ct->comms[ct->n] = *e;
     *index = (uint32_t)ct->n++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int comm_table_init(comm_table *ct, int32_t world_size)
 {
     if (!ct || world_size <= 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     memset(ct, 0, sizeof *ct);
     key_map_init(&ct->by_id);
     key_map_init(&ct->local_of);
     ct->world_size = world_size;
     comm_table_entry world = {
-        CHECK_COMM_WORLD, (uint32_t)world_size, (uint32_t)world_size, 0, 1, 0};
+        CHECK_EVENT_COMM_WORLD, (uint32_t)world_size, (uint32_t)world_size, 0, 1, 0};
     uint32_t index;
     int rc = push_entry(ct, &world, &index);
     if (rc) {
@@ -50,28 +50,29 @@ void comm_table_free(comm_table *ct)
 int comm_table_lookup(comm_table *ct, uint64_t id, uint32_t *index)
 {
     if (key_map_get(&ct->by_id, id, 0, index)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    if (!(id & CHECK_COMM_SELF_FLAG) || (id & ~CHECK_COMM_SELF_FLAG) >= (uint64_t)ct->world_size) {
-        return MG_ENOENT;
+    if (!(id & CHECK_EVENT_COMM_SELF_FLAG) ||
+        (id & ~CHECK_EVENT_COMM_SELF_FLAG) >= (uint64_t)ct->world_size) {
+        return MG_ERROR_ENOENT;
     }
-    int32_t self = (int32_t)(id & ~CHECK_COMM_SELF_FLAG);
+    int32_t self = (int32_t)(id & ~CHECK_EVENT_COMM_SELF_FLAG);
     return comm_table_add(ct, id, &self, 1, 1, 0, index);
 }
 
 int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n, uint32_t n_local,
                    int inter, uint32_t *index)
 {
-    if (!ct || !index || (n && !ranks) || n == 0 || n_local > n || id == CHECK_COMM_NULL) {
-        return MG_EINVAL;
+    if (!ct || !index || (n && !ranks) || n == 0 || n_local > n || id == CHECK_EVENT_COMM_NULL) {
+        return MG_ERROR_EINVAL;
     }
     if (key_map_get(&ct->by_id, id, 0, index)) {
-        return ct->comms[*index].size == n ? MG_OK : MG_EFORMAT;
+        return ct->comms[*index].size == n ? MG_ERROR_OK : MG_ERROR_EFORMAT;
     }
     int identity = !inter && n == (uint32_t)ct->world_size;
     for (uint32_t i = 0; i < n; i++) {
         if (ranks[i] < 0 || ranks[i] >= ct->world_size) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         identity = identity && ranks[i] == (int32_t)i;
     }
@@ -81,7 +82,7 @@ int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n
     if (!identity) {
         if (mg_array_reserve((void **)&ct->members, &ct->cap_members, ct->n_members + n,
                              sizeof(int32_t))) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         for (uint32_t i = 0; i < n; i++) {
             uint32_t dup;
@@ -89,13 +90,13 @@ int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n
                 for (uint32_t j = 0; j < i; j++) {
                     key_map_remove(&ct->local_of, self_index, (uint32_t)ranks[j]);
                 }
-                return MG_EINVAL;
+                return MG_ERROR_EINVAL;
             }
             if (key_map_put(&ct->local_of, self_index, (uint32_t)ranks[i], i)) {
                 for (uint32_t j = 0; j < i; j++) {
                     key_map_remove(&ct->local_of, self_index, (uint32_t)ranks[j]);
                 }
-                return MG_ENOMEM;
+                return MG_ERROR_ENOMEM;
             }
             ct->members[ct->n_members + i] = ranks[i];
         }
@@ -110,7 +111,7 @@ int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n
     if (!identity) {
         ct->n_members += n;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 uint32_t comm_table_size(const comm_table *ct, uint32_t index)
@@ -151,7 +152,7 @@ int comm_table_clone(const comm_table *src, comm_table *dst)
     if (!dst->comms || (src->cap_members && !dst->members) ||
         key_map_clone(&src->by_id, &dst->by_id) || key_map_clone(&src->local_of, &dst->local_of)) {
         comm_table_free(dst);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     memcpy(dst->comms, src->comms, src->n * sizeof *src->comms);
     if (src->n_members) {
@@ -161,5 +162,5 @@ int comm_table_clone(const comm_table *src, comm_table *dst)
     dst->cap = src->cap;
     dst->n_members = src->n_members;
     dst->cap_members = src->cap_members;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

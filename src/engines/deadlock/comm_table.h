@@ -31,16 +31,17 @@ typedef struct comm_table {
 /* Index of MPI_COMM_WORLD in every table. */
 #define COMM_TABLE_WORLD 0u
 
-/* Sets up a table holding MPI_COMM_WORLD of world_size ranks. Errors: MG_EINVAL, MG_ENOMEM. */
+/* Sets up a table holding MPI_COMM_WORLD of world_size ranks. Errors: MG_ERROR_EINVAL,
+ * MG_ERROR_ENOMEM. */
 int comm_table_init(comm_table *ct, int32_t world_size);
 void comm_table_free(comm_table *ct);
 /* Finds the index of communicator id; COMM_SELF ids are registered on first use. Errors:
- * MG_ENOENT (unknown id), MG_ENOMEM. */
+ * MG_ERROR_ENOENT (unknown id), MG_ERROR_ENOMEM. */
 int comm_table_lookup(comm_table *ct, uint64_t id, uint32_t *index);
 /* Registers communicator id with n members (world ranks; for an intercommunicator the first
  * n_local are the local group). A known id is accepted when its size agrees (each member reports
- * the creation) and *index gets the existing entry. Errors: MG_EINVAL (rank out of the world,
- * duplicate member, n == 0), MG_EFORMAT (known id, other size), MG_ENOMEM. */
+ * the creation) and *index gets the existing entry. Errors: MG_ERROR_EINVAL (rank out of the world,
+ * duplicate member, n == 0), MG_ERROR_EFORMAT (known id, other size), MG_ERROR_ENOMEM. */
 int comm_table_add(comm_table *ct, uint64_t id, const int32_t *ranks, uint32_t n, uint32_t n_local,
                    int inter, uint32_t *index);
 /* Member count of communicator index. */
@@ -51,7 +52,7 @@ int32_t comm_table_member(const comm_table *ct, uint32_t index, uint32_t local);
 int comm_table_local(const comm_table *ct, uint32_t index, int32_t world, uint32_t *local);
 /* The communicator's id. */
 uint64_t comm_table_id(const comm_table *ct, uint32_t index);
-/* Deep copy. Errors: MG_ENOMEM (dst left freed). */
+/* Deep copy. Errors: MG_ERROR_ENOMEM (dst left freed). */
 int comm_table_clone(const comm_table *src, comm_table *dst);
 
 #endif

@@ -21,7 +21,7 @@
 int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlock_detector **out)
 {
     if (!out || world_size <= 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     dl_params defaults;
     if (!params) {
@@ -39,7 +39,7 @@ int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlo
     det->races = message_race_create(world_size);
     det->rma = rma_conflicts_create(world_size);
     det->p2p.log_pairings = det->races != NULL;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void deadlock_detector_destroy(deadlock_detector *det)
@@ -67,7 +67,7 @@ static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t le
                          sizeof(check_event_status)) ||
         mg_array_reserve((void **)&det->dec_ranks, &det->cap_dec_ranks, ev->n_ranks,
                          sizeof(int32_t))) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     return check_event_decode_arrays(bytes, ev, det->dec_req, det->dec_st, det->dec_ranks);
 }
@@ -77,7 +77,7 @@ static int decode_record(deadlock_detector *det, const uint8_t *bytes, size_t le
 static int valid_event(const deadlock_detector *det, const check_event *ev)
 {
     return ev->rank >= 0 && ev->rank < det->world && check_event_func_describe(ev->func) &&
-           (ev->kind == CHECK_EV_ENTER || ev->kind == CHECK_EV_EXIT) &&
+           (ev->kind == CHECK_EVENT_EV_ENTER || ev->kind == CHECK_EVENT_EV_EXIT) &&
            (!ev->n_requests || ev->requests) && (!ev->n_statuses || ev->statuses) &&
            (!ev->n_ranks || ev->ranks);
 }
@@ -88,8 +88,8 @@ static int valid_event(const deadlock_detector *det, const check_event *ev)
 static int refusal_past(const deadlock_detector *det, const p2p_match_post *p)
 {
     const detector_state_rank *rs = &det->ranks[p->rank];
-    return rs->life != LIFE_LIVE || !(rs->flags & RANK_IN_CALL) || rs->call_seq != p->seq ||
-           wait_state_blocked(det, p->rank);
+    return rs->life != DETECTOR_STATE_LIFE_LIVE || !(rs->flags & DETECTOR_STATE_RANK_IN_CALL) ||
+           rs->call_seq != p->seq || wait_state_blocked(det, p->rank);
 }
 
 /* The pairs the matcher found disagreeing become findings (the send, then the receive) once
@@ -98,7 +98,7 @@ static int report_type_issues(deadlock_detector *det)
 {
     p2p_match *pm = &det->p2p;
     size_t kept = 0;
-    int first = MG_OK;
+    int first = MG_ERROR_OK;
     for (size_t i = 0; i < pm->n_type_issues; i++) {
         const p2p_match_type_issue *t = &pm->type_issues[i];
         if (!refusal_past(det, &t->send) || !refusal_past(det, &t->recv)) {
@@ -106,8 +106,8 @@ static int report_type_issues(deadlock_detector *det)
             continue;
         }
         uint64_t comm = comm_table_id(&det->comms, t->send.comm);
-        dl_finding f = {.kind = t->verdict == TYPE_MATCH_TRUNCATED ? DL_TRUNCATION
-                                                                   : DL_TYPE_MISMATCH,
+        dl_finding f = {.kind = t->verdict == TYPE_MATCH_TRUNCATED ? DL_FINDING_TRUNCATION
+                                                                   : DL_FINDING_TYPE_MISMATCH,
                         .time = det->last_time,
                         .send_elems = t->send.type_elems,
                         .recv_elems = t->recv.type_elems,
@@ -127,17 +127,17 @@ static int report_type_issues(deadlock_detector *det)
 int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64_t now)
 {
     if (!det || !ev || !valid_event(det, ev)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     detector_state_rank *rs = &det->ranks[ev->rank];
     if (ev->seq <= rs->last_seq) {
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     }
     rs->last_seq = ev->seq;
     det->records++;
     det->last_time = now;
-    if (rs->life != LIFE_LIVE) {
-        return lifecycle_call_too_late(det, ev) ? call_model_process(det, ev) : MG_OK;
+    if (rs->life != DETECTOR_STATE_LIFE_LIVE) {
+        return lifecycle_call_too_late(det, ev) ? call_model_process(det, ev) : MG_ERROR_OK;
     }
     const check_event_func_info *info = check_event_func_describe(ev->func);
     int rc;
@@ -161,7 +161,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
         /* held behind records, an error MPI raised or an abort still ends the rank: if what its
          * partners wrote never comes, the next analysis lets them out (release_lost) */
         if (!rc && call_model_in_current_call(ev) && record_backlog_has(&det->backlog, ev->rank)) {
-            rs->flags |= RANK_LOST_HELD;
+            rs->flags |= DETECTOR_STATE_RANK_LOST_HELD;
         }
     } else {
         rc = call_model_process(det, ev);
@@ -185,21 +185,21 @@ int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev
                                    const int32_t *ranks, int32_t n, uint64_t now)
 {
     if (!det || !ev || !ranks || n <= 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     for (int32_t i = 0; i < n; i++) {
         if (ranks[i] < 0 || ranks[i] >= det->world) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
     }
     check_event one = *ev;
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (int32_t i = 0; !rc && i < n; i++) {
         one.rank = ranks[i];
-        one.kind = CHECK_EV_ENTER;
+        one.kind = CHECK_EVENT_EV_ENTER;
         one.seq = det->ranks[one.rank].last_seq + 1;
         rc = deadlock_detector_feed(det, &one, now);
-        one.kind = CHECK_EV_EXIT;
+        one.kind = CHECK_EVENT_EV_EXIT;
         one.seq++;
         rc = rc ? rc : deadlock_detector_feed(det, &one, now);
     }
@@ -210,7 +210,7 @@ int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, siz
                                  uint64_t now, size_t *consumed)
 {
     if (!det || !buf || !consumed) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     check_event ev;
     int rc = decode_record(det, buf, len, &ev, consumed);
@@ -220,7 +220,7 @@ int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, siz
 int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_t now)
 {
     if (!det || rank < 0 || rank >= det->world) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     det->last_time = now;
     /* A partner's records not read yet hold the rank's later ones (a collective it entered
@@ -230,22 +230,24 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
      * read yet, end the wait: it stays in it until they are in or the next analysis, which sees
      * it there first (the caller gates it on a whole view, as a tree of detectors' root does). */
     if (record_backlog_has(&det->backlog, rank) || wait_state_blocked(det, rank)) {
-        det->ranks[rank].flags |= RANK_LOST_HELD;
-        return MG_OK;
+        det->ranks[rank].flags |= DETECTOR_STATE_RANK_LOST_HELD;
+        return MG_ERROR_OK;
     }
-    call_model_terminate(det, rank, LIFE_LOST, det->ranks[rank].func, det->ranks[rank].callsite);
-    return MG_OK;
+    call_model_terminate(det, rank, DETECTOR_STATE_LIFE_LOST, det->ranks[rank].func,
+                         det->ranks[rank].callsite);
+    return MG_ERROR_OK;
 }
 
 /* ---- findings and checks ---- */
 
-/* Ranks lost (RANK_LOST_HELD) inside their wait with no records held behind it: ended when
- * `end`. Returns how many. */
+/* Ranks lost (DETECTOR_STATE_RANK_LOST_HELD) inside their wait with no records held behind it:
+ * ended when `end`. Returns how many. */
 static int lost_in_wait(deadlock_detector *det, int end)
 {
     int n = 0;
     for (int32_t r = 0; r < det->world; r++) {
-        if ((det->ranks[r].flags & RANK_LOST_HELD) && !record_backlog_has(&det->backlog, r)) {
+        if ((det->ranks[r].flags & DETECTOR_STATE_RANK_LOST_HELD) &&
+            !record_backlog_has(&det->backlog, r)) {
             n++;
             if (end) {
                 detector_settle_end_lost(det, r);
@@ -257,22 +259,23 @@ static int lost_in_wait(deadlock_detector *det, int end)
 
 /* What would let a lost rank's held records out is not coming (the caller analyses at a whole
  * view): they are analysed as if it had come, so the rank's last calls (an invalid one, the
- * error MPI raised, its MPI_Abort) are reported, then it ends. Errors: MG_ENOMEM. */
+ * error MPI raised, its MPI_Abort) are reported, then it ends. Errors: MG_ERROR_ENOMEM. */
 static int release_lost(deadlock_detector *det)
 {
     for (int32_t r = 0; r < det->world; r++) {
-        if ((det->ranks[r].flags & RANK_LOST_HELD) && record_backlog_has(&det->backlog, r) &&
-            detector_settle_release(det, r) == MG_ENOMEM) {
-            return MG_ENOMEM;
+        if ((det->ranks[r].flags & DETECTOR_STATE_RANK_LOST_HELD) &&
+            record_backlog_has(&det->backlog, r) &&
+            detector_settle_release(det, r) == MG_ERROR_ENOMEM) {
+            return MG_ERROR_ENOMEM;
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new)
 {
     if (!det) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     size_t before = det->n_findings;
     int found = 0, rc = release_lost(det);
@@ -308,7 +311,8 @@ int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det
 
 int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank)
 {
-    return det && rank >= 0 && rank < det->world && (det->ranks[rank].flags & RANK_IN_CALL);
+    return det && rank >= 0 && rank < det->world &&
+           (det->ranks[rank].flags & DETECTOR_STATE_RANK_IN_CALL);
 }
 
 size_t deadlock_detector_unmodelled(const deadlock_detector *det, mpi_function_ids_fn *out,

@@ -17,8 +17,8 @@
 
 typedef struct deadlock_detector deadlock_detector;
 
-/* Creates a detector for a job of world_size ranks; MPI_COMM_WORLD has id CHECK_COMM_WORLD.
- * params may be NULL (defaults). Errors: MG_EINVAL, MG_ENOMEM. */
+/* Creates a detector for a job of world_size ranks; MPI_COMM_WORLD has id CHECK_EVENT_COMM_WORLD.
+ * params may be NULL (defaults). Errors: MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
 int deadlock_detector_create(const dl_params *params, int32_t world_size, deadlock_detector **out);
 /* Frees the detector and its findings. NULL is accepted. */
 void deadlock_detector_destroy(deadlock_detector *det);
@@ -27,32 +27,33 @@ void deadlock_detector_destroy(deadlock_detector *det);
  * Records of one rank must come in sequence order; ranks interleave freely. Request ids are
  * non-zero (0 stands for MPI_REQUEST_NULL). Records of a rank the model has blocked are held
  * (copied) and analysed when it can go on.
- * Errors: MG_EINVAL (NULL, rank, peer or function out of range, unknown kind, an array missing),
- * MG_ESTATE (sequence number not increasing: the record is ignored), MG_ENOENT (unknown
- * communicator), MG_EFORMAT (the record contradicts the stream: a communicator of another size,
- * an unknown or zero request id), MG_ENOMEM. After MG_EINVAL/MG_ESTATE/MG_ENOENT/MG_EFORMAT the
- * record is dropped; after MG_ENOMEM it may be partly applied (the detector stays usable, its
- * later findings may miss or misplace that call). */
+ * Errors: MG_ERROR_EINVAL (NULL, rank, peer or function out of range, unknown kind, an array
+ * missing), MG_ERROR_ESTATE (sequence number not increasing: the record is ignored),
+ * MG_ERROR_ENOENT (unknown communicator), MG_ERROR_EFORMAT (the record contradicts the stream: a
+ * communicator of another size, an unknown or zero request id), MG_ERROR_ENOMEM. After
+ * MG_ERROR_EINVAL/MG_ERROR_ESTATE/MG_ERROR_ENOENT/MG_ERROR_EFORMAT the record is dropped; after
+ * MG_ERROR_ENOMEM it may be partly applied (the detector stays usable, its later findings may miss
+ * or misplace that call). */
 int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64_t now);
-/* Feeds one encoded record (check_event_decode rules). Errors: as above plus MG_EFORMAT and
- * MG_EVERSION from decoding. *consumed gets the record size on success. */
+/* Feeds one encoded record (check_event_decode rules). Errors: as above plus MG_ERROR_EFORMAT and
+ * MG_ERROR_EVERSION from decoding. *consumed gets the record size on success. */
 int deadlock_detector_feed_bytes(deadlock_detector *det, const uint8_t *buf, size_t len,
                                  uint64_t now, size_t *consumed);
 /* Feeds a collective summary of a stage of the tree of detectors (tbon_leaf.h): the n world ranks
  * ranks[] (the stage's share) each entered and left the blocking collective whose entry record ev
  * is, as if each rank's entry and exit came, numbered after the rank's last record. Errors: as
- * deadlock_detector_feed (the first one stops the summary); MG_EINVAL also for a rank outside the
- * world. */
+ * deadlock_detector_feed (the first one stops the summary); MG_ERROR_EINVAL also for a rank outside
+ * the world. */
 int deadlock_detector_feed_summary(deadlock_detector *det, const check_event *ev,
                                    const int32_t *ranks, int32_t n, uint64_t now);
 /* Records that a rank's process vanished (crash, kill) without Finalize or Abort; a rank that
  * vanished inside a blocking wait is analysed as it was then first (its findings join the list).
- * Errors: MG_EINVAL, MG_ENOMEM. */
+ * Errors: MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
 int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_t now);
 
 /* Runs the wait-for analysis now (the caller's triggers: quiet time, every live process blocked,
  * the last Finalize, queue growth). New findings are appended; *n_new (may be NULL) gets their
- * number. Errors: MG_ENOMEM (findings found before the failure are kept). */
+ * number. Errors: MG_ERROR_ENOMEM (findings found before the failure are kept). */
 int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new);
 
 /* Trigger inputs. */
@@ -62,8 +63,8 @@ int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det
  * rank outside the world. */
 int deadlock_detector_rank_in_call(const deadlock_detector *det, int32_t rank);
 /* The functions ranks called whose effect the detector does not model (their
- * CHECK_FN_UNMODELLED records), once each in mpi_function_ids_fn order, in out[0..cap); returns how
- * many it wrote (0 for a NULL det). */
+ * CHECK_EVENT_FN_UNMODELLED records), once each in mpi_function_ids_fn order, in out[0..cap);
+ * returns how many it wrote (0 for a NULL det). */
 size_t deadlock_detector_unmodelled(const deadlock_detector *det, mpi_function_ids_fn *out,
                                     size_t cap);
 

@@ -24,7 +24,7 @@ int detector_settle_hold(deadlock_detector *det, const check_event *ev)
 {
     size_t len = sizeof *ev + arrays_size(ev);
     if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     check_event copy = *ev;
     copy.requests = NULL;
@@ -56,7 +56,7 @@ int detector_settle_hold(deadlock_detector *det, const check_event *ev)
 static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len, check_event *ev)
 {
     if (mg_array_reserve((void **)&det->held, &det->cap_held, len, 1)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     memcpy(det->held, bytes, len);
     memcpy(ev, det->held, sizeof *ev);
@@ -66,7 +66,7 @@ static int unpack_held(deadlock_detector *det, const uint8_t *bytes, size_t len,
     ev->statuses = ev->n_statuses ? (const check_event_status *)(const void *)p : NULL;
     p += ev->n_statuses * sizeof(check_event_status);
     ev->ranks = ev->n_ranks ? (const int32_t *)(const void *)p : NULL;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Analyses the held records of a rank the model no longer blocks, in order. When the rank blocks
@@ -77,20 +77,21 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
 {
     const uint8_t *bytes;
     size_t len;
-    int first = MG_OK;
+    int first = MG_ERROR_OK;
     while (record_backlog_front(&det->backlog, rank, &bytes, &len)) {
         check_event ev;
         int rc = unpack_held(det, bytes, len, &ev);
         if (rc) {
             return rc;
         }
-        if (det->ranks[rank].life != LIFE_LIVE && !lifecycle_call_too_late(det, &ev)) {
+        if (det->ranks[rank].life != DETECTOR_STATE_LIFE_LIVE &&
+            !lifecycle_call_too_late(det, &ev)) {
             break;
         }
         /* an error MPI raised, or an abort, goes in even behind a blocked call: it belongs to
          * that call */
         if (wait_state_blocked(det, rank) && !call_model_in_current_call(&ev)) {
-            if (ev.kind != CHECK_EV_EXIT) {
+            if (ev.kind != CHECK_EVENT_EV_EXIT) {
                 break;
             }
             rc = call_model_apply_decisions(det, &ev, check_event_func_describe(ev.func), 1);
@@ -113,13 +114,14 @@ static int drain_backlog(deadlock_detector *det, int32_t rank)
 
 int detector_settle_release(deadlock_detector *det, int32_t rank)
 {
-    int first = MG_OK;
+    int first = MG_ERROR_OK;
     /* each pass goes past one wait; a rank that ended (its MPI_Abort) takes no more records */
-    while (record_backlog_has(&det->backlog, rank) && det->ranks[rank].life == LIFE_LIVE) {
+    while (record_backlog_has(&det->backlog, rank) &&
+           det->ranks[rank].life == DETECTOR_STATE_LIFE_LIVE) {
         wait_state_satisfy(det, rank);
         int rc = drain_backlog(det, rank);
         first = first ? first : rc;
-        if (rc == MG_ENOMEM) {
+        if (rc == MG_ERROR_ENOMEM) {
             return rc;
         }
     }
@@ -130,15 +132,15 @@ int detector_settle_release(deadlock_detector *det, int32_t rank)
 void detector_settle_end_lost(deadlock_detector *det, int32_t rank)
 {
     detector_state_rank *rs = &det->ranks[rank];
-    if (rs->flags & RANK_LOST_HELD) {
-        rs->flags &= (uint8_t)~RANK_LOST_HELD;
-        call_model_terminate(det, rank, LIFE_LOST, rs->func, rs->callsite);
+    if (rs->flags & DETECTOR_STATE_RANK_LOST_HELD) {
+        rs->flags &= (uint8_t)~DETECTOR_STATE_RANK_LOST_HELD;
+        call_model_terminate(det, rank, DETECTOR_STATE_LIFE_LOST, rs->func, rs->callsite);
     }
 }
 
 int detector_settle(deadlock_detector *det)
 {
-    int first = MG_OK;
+    int first = MG_ERROR_OK;
     wait_state_wake_completed(det);
     /* First in, first out: ranks woken together are analysed in the order they were woken
      * (member order for a completed collective), which keeps slot references predictable. */
@@ -146,7 +148,7 @@ int detector_settle(deadlock_detector *det)
     while (wait_state_next_ready(det, &r)) {
         int rc = drain_backlog(det, r);
         first = first ? first : rc;
-        if (rc == MG_ENOMEM) {
+        if (rc == MG_ERROR_ENOMEM) {
             return rc;
         }
     }

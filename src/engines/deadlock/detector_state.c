@@ -12,19 +12,19 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
 {
     deadlock_detector *det = calloc(1, sizeof *det);
     if (!det) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     det->prm = *params;
     det->world = world_size;
     det->live = (size_t)world_size;
-    det->free_wait = DL_NONE;
+    det->free_wait = DETECTOR_STATE_DL_NONE;
     p2p_match_init(&det->p2p);
     /* A new mismatch finding lists the first call, the agreeing ones and the disagreeing one. */
     coll_match_init(&det->coll, det->prm.mismatch_ranks > 2 ? det->prm.mismatch_ranks - 2 : 0);
     request_table_init(&det->reqs);
     det->ranks = calloc((size_t)world_size, sizeof *det->ranks);
     det->work = malloc((size_t)world_size * sizeof *det->work);
-    int rc = det->ranks && det->work ? comm_table_init(&det->comms, world_size) : MG_ENOMEM;
+    int rc = det->ranks && det->work ? comm_table_init(&det->comms, world_size) : MG_ERROR_ENOMEM;
     if (!rc) {
         rc = record_backlog_init(&det->backlog, world_size);
     }
@@ -36,10 +36,10 @@ int detector_state_create(const dl_params *params, int32_t world_size, deadlock_
         return rc;
     }
     for (int32_t r = 0; r < world_size; r++) {
-        det->ranks[r].wait = DL_NONE;
+        det->ranks[r].wait = DETECTOR_STATE_DL_NONE;
     }
     *out = det;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void free_state(deadlock_detector *det)
@@ -83,7 +83,7 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
 {
     deadlock_detector *d = calloc(1, sizeof *d);
     if (!d) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     d->prm = src->prm;
     d->world = src->world;
@@ -98,7 +98,7 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
     d->ranks = malloc((size_t)src->world * sizeof *d->ranks);
     d->work = malloc((size_t)src->world * sizeof *d->work);
     d->waits = src->cap_waits ? calloc(src->cap_waits, sizeof *d->waits) : NULL;
-    int rc = !d->ranks || !d->work || (src->cap_waits && !d->waits) ? MG_ENOMEM : MG_OK;
+    int rc = !d->ranks || !d->work || (src->cap_waits && !d->waits) ? MG_ERROR_ENOMEM : MG_ERROR_OK;
     if (!rc) {
         memcpy(d->ranks, src->ranks, (size_t)src->world * sizeof *d->ranks);
         memcpy(d->work, src->work, (size_t)src->world * sizeof *d->work);
@@ -110,7 +110,7 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
             d->waits[i].items = NULL;
             if (src->waits[i].n_items) {
                 d->waits[i].items = malloc(src->waits[i].n_items * sizeof(detector_state_item));
-                rc = d->waits[i].items ? MG_OK : MG_ENOMEM;
+                rc = d->waits[i].items ? MG_ERROR_OK : MG_ERROR_ENOMEM;
                 if (!rc) {
                     memcpy(d->waits[i].items, src->waits[i].items,
                            src->waits[i].n_items * sizeof(detector_state_item));
@@ -130,18 +130,18 @@ int detector_state_clone(const deadlock_detector *src, deadlock_detector **out)
         return rc;
     }
     *out = d;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 dl_finding_call detector_state_post_call(const p2p_match_post *p, uint64_t comm)
 {
     return (dl_finding_call){.rank = p->rank,
                              .func = p->func,
-                             .state = WG_RUNNING,
+                             .state = WAIT_GRAPH_RUNNING,
                              .comm = comm,
                              .peer = p->peer,
                              .tag = p->tag,
-                             .root = CHECK_NO_ROOT,
+                             .root = CHECK_EVENT_NO_ROOT,
                              .callsite = p->callsite};
 }
 
@@ -150,17 +150,17 @@ dl_finding_call detector_state_post_call(const p2p_match_post *p, uint64_t comm)
  * so. Reporting it would cry wolf twice about the bug the invalid call's finding names. */
 static int ended_inside_invalid(const deadlock_detector *det, const dl_finding *f)
 {
-    if (!(f->kind == DL_LIFECYCLE && f->problem == LIFECYCLE_NO_FINALIZE) &&
-        f->kind != DL_STUCK_ON_TERMINATED) {
+    if (!(f->kind == DL_FINDING_LIFECYCLE && f->problem == DL_FINDING_LIFECYCLE_NO_FINALIZE) &&
+        f->kind != DL_FINDING_STUCK_ON_TERMINATED) {
         return 0;
     }
     size_t ended = 0;
     for (size_t i = 0; i < f->n_calls; i++) {
         const detector_state_rank *rs = &det->ranks[f->calls[i].rank];
-        if (f->calls[i].state != WG_TERMINATED) {
+        if (f->calls[i].state != WAIT_GRAPH_TERMINATED) {
             continue;
         }
-        if (rs->life == LIFE_LIVE || !(rs->flags & RANK_IN_INVALID)) {
+        if (rs->life == DETECTOR_STATE_LIFE_LIVE || !(rs->flags & DETECTOR_STATE_RANK_IN_INVALID)) {
             return 0;
         }
         ended++;
@@ -172,13 +172,13 @@ int detector_state_push_finding(deadlock_detector *det, dl_finding *f)
 {
     if (ended_inside_invalid(det, f)) {
         dl_finding_free(f);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (mg_array_reserve((void **)&det->findings, &det->cap_findings, det->n_findings + 1,
                          sizeof *det->findings)) {
         dl_finding_free(f);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     det->findings[det->n_findings++] = *f;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -26,20 +26,28 @@ typedef struct lifecycle lifecycle;
 typedef struct message_race message_race;
 typedef struct rma_conflicts rma_conflicts;
 
-#define DL_NONE UINT32_MAX
+#define DETECTOR_STATE_DL_NONE UINT32_MAX
 
-/* ITEM_SELF: a generalized request whose MPI_Grequest_complete only the waiting rank itself
- * could still call (from its one MPI thread it never will). */
-enum detector_state_item_type { ITEM_P2P = 1, ITEM_COLL, ITEM_PROBE, ITEM_LOCK, ITEM_SELF };
+/* DETECTOR_STATE_ITEM_SELF: a generalized request whose MPI_Grequest_complete only the waiting rank
+ * itself could still call (from its one MPI thread it never will). */
+enum detector_state_item_type {
+    DETECTOR_STATE_ITEM_P2P = 1,
+    DETECTOR_STATE_ITEM_COLL,
+    DETECTOR_STATE_ITEM_PROBE,
+    DETECTOR_STATE_ITEM_LOCK,
+    DETECTOR_STATE_ITEM_SELF
+};
 
 /* One thing a blocking call waits for. */
 typedef struct detector_state_item {
     uint8_t type; /* detector_state_item_type */
     uint8_t done;
-    uint32_t ref;      /* p2p op (ITEM_P2P) or communicator index (ITEM_COLL, _PROBE, _LOCK) */
-    uint64_t slot;     /* ITEM_COLL */
+    uint32_t ref;      /* p2p op (DETECTOR_STATE_ITEM_P2P) or communicator index
+                          (DETECTOR_STATE_ITEM_COLL, _PROBE, _LOCK) */
+    uint64_t slot;     /* DETECTOR_STATE_ITEM_COLL */
     uint64_t request;  /* the request id the item came from (0 for blocking calls) */
-    int32_t peer, tag; /* ITEM_PROBE; ITEM_LOCK: the target and 1 for an exclusive lock */
+    int32_t peer, tag; /* DETECTOR_STATE_ITEM_PROBE; DETECTOR_STATE_ITEM_LOCK: the target and 1 for
+                          an exclusive lock */
 } detector_state_item;
 
 /* The blocking call a rank is in (entered, exit not analysed), when it waits for anything. */
@@ -65,35 +73,41 @@ typedef struct detector_state_held_mismatch {
     uint64_t slot;
 } detector_state_held_mismatch;
 
-enum detector_state_life { LIFE_LIVE = 0, LIFE_FINALIZED, LIFE_ABORTED, LIFE_LOST };
+enum detector_state_life {
+    DETECTOR_STATE_LIFE_LIVE = 0,
+    DETECTOR_STATE_LIFE_FINALIZED,
+    DETECTOR_STATE_LIFE_ABORTED,
+    DETECTOR_STATE_LIFE_LOST
+};
 
 enum detector_state_rank_flags {
-    RANK_IN_CALL = 1u << 0,  /* entered a call whose exit was not analysed */
-    RANK_REPORTED = 1u << 1, /* its current wait was reported in a deadlock */
-    RANK_QUEUED = 1u << 2,   /* on the work list */
+    DETECTOR_STATE_RANK_IN_CALL = 1u << 0,  /* entered a call whose exit was not analysed */
+    DETECTOR_STATE_RANK_REPORTED = 1u << 1, /* its current wait was reported in a deadlock */
+    DETECTOR_STATE_RANK_QUEUED = 1u << 2,   /* on the work list */
     /* its last record is the entry of its call with invalid arguments (invalid_site), which
      * writes no exit: the rank is in it until another record comes, and if the rank ends there,
      * MPI ended it inside that call */
-    RANK_IN_INVALID = 1u << 3,
-    RANK_INVALID_ENTERED = 1u << 4, /* and the call's own (modelled) entry came after it */
+    DETECTOR_STATE_RANK_IN_INVALID = 1u << 3,
+    DETECTOR_STATE_RANK_INVALID_ENTERED =
+        1u << 4, /* and the call's own (modelled) entry came after it */
     /* its process was lost inside a wait of the model's, or while records of it were held
      * behind one (or one of them is its MPI_Abort, or an error MPI raised): it ends once they are
      * analysed or the wait is over (detector_settle.c), or at the next analysis, which lets the
      * held ones out first (deadlock_detector_check_now) */
-    RANK_LOST_HELD = 1u << 5
+    DETECTOR_STATE_RANK_LOST_HELD = 1u << 5
 };
 
 typedef struct detector_state_rank {
     uint64_t last_seq;     /* last record fed (arrival order) */
     uint64_t callsite;     /* of the terminal call */
     uint64_t invalid_site; /* of its last call with invalid arguments (reported already) */
-    uint64_t made_site;    /* CHECK_FN_HANDLE_MADE: the creation its next invalid call names */
-    uint16_t made_fn;      /* and the mpi_function_ids_fn that made the handle */
-    uint64_t call_seq;     /* seq of the entry of its current (or last) modelled call */
-    uint32_t wait;         /* detector_state_wait index or DL_NONE */
-    uint16_t func;         /* current (or terminal) call */
-    uint8_t life;          /* detector_state_life */
-    uint8_t flags;         /* detector_state_rank_flags */
+    uint64_t made_site; /* CHECK_EVENT_FN_HANDLE_MADE: the creation its next invalid call names */
+    uint16_t made_fn;   /* and the mpi_function_ids_fn that made the handle */
+    uint64_t call_seq;  /* seq of the entry of its current (or last) modelled call */
+    uint32_t wait;      /* detector_state_wait index or DETECTOR_STATE_DL_NONE */
+    uint16_t func;      /* current (or terminal) call */
+    uint8_t life;       /* detector_state_life */
+    uint8_t flags;      /* detector_state_rank_flags */
 } detector_state_rank;
 
 struct deadlock_detector {
@@ -121,7 +135,7 @@ struct deadlock_detector {
     size_t live, blocked;
     uint64_t records, last_time, forced, probe_mark;
     uint32_t notes; /* dl_finding_notes every new finding carries (DECISION_FORCED) */
-    /* the mpi_function_ids_fn ids of the CHECK_FN_UNMODELLED records fed */
+    /* the mpi_function_ids_fn ids of the CHECK_EVENT_FN_UNMODELLED records fed */
     uint8_t unmodelled[MG_FN_COUNT];
     uint8_t *held; /* buffer a held record is built in and unpacked from */
     size_t cap_held;
@@ -132,9 +146,9 @@ struct deadlock_detector {
 };
 
 /* A detector for world ranks with params (defaults filled by the caller); *out on success.
- * Errors: MG_ENOMEM (nothing left allocated). */
+ * Errors: MG_ERROR_ENOMEM (nothing left allocated). */
 int detector_state_create(const dl_params *params, int32_t world, deadlock_detector **out);
-/* A deep copy for probing; the copy has no findings. Errors: MG_ENOMEM. */
+/* A deep copy for probing; the copy has no findings. Errors: MG_ERROR_ENOMEM. */
 int detector_state_clone(const deadlock_detector *src, deadlock_detector **out);
 /* Frees det, its state and its findings. NULL is accepted. */
 void detector_state_destroy(deadlock_detector *det);
@@ -143,7 +157,7 @@ dl_finding_call detector_state_post_call(const p2p_match_post *p, uint64_t comm)
 /* Appends a finding (ownership moves to det; freed on failure), unless it is only a consequence
  * of MPI ending ranks inside calls with invalid arguments (a no_finalize, or a stuck_on_terminated
  * whose terminated ranks all ended so): that one is dropped, its invalid-argument findings carry
- * DL_NOTE_ENDED_INSIDE already (call_model_terminate). Errors: MG_ENOMEM. */
+ * DL_FINDING_NOTE_ENDED_INSIDE already (call_model_terminate). Errors: MG_ERROR_ENOMEM. */
 int detector_state_push_finding(deadlock_detector *det, dl_finding *f);
 
 #endif

@@ -17,35 +17,35 @@ int dl_finding_add_call(dl_finding *f, const dl_finding_call *call)
 {
     dl_finding_call *p = realloc(f->calls, (f->n_calls + 1) * sizeof *p);
     if (!p) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     f->calls = p;
     f->calls[f->n_calls++] = *call;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 const char *dl_finding_kind_name(int kind)
 {
     switch (kind) {
-    case DL_DEADLOCK:
+    case DL_FINDING_DEADLOCK:
         return "DEADLOCK";
-    case DL_POTENTIAL_DEADLOCK:
+    case DL_FINDING_POTENTIAL_DEADLOCK:
         return "POTENTIAL_DEADLOCK";
-    case DL_COLLECTIVE_MISMATCH:
+    case DL_FINDING_COLLECTIVE_MISMATCH:
         return "COLLECTIVE_MISMATCH";
-    case DL_STUCK_ON_TERMINATED:
+    case DL_FINDING_STUCK_ON_TERMINATED:
         return "STUCK_ON_TERMINATED";
-    case DL_TYPE_MISMATCH:
+    case DL_FINDING_TYPE_MISMATCH:
         return "TYPE_MISMATCH";
-    case DL_TRUNCATION:
+    case DL_FINDING_TRUNCATION:
         return "TRUNCATION";
-    case DL_INVALID_ARGUMENTS:
+    case DL_FINDING_INVALID_ARGUMENTS:
         return "INVALID_ARGUMENTS";
-    case DL_LIFECYCLE:
+    case DL_FINDING_LIFECYCLE:
         return "LIFECYCLE";
-    case DL_MESSAGE_RACE:
+    case DL_FINDING_MESSAGE_RACE:
         return "MESSAGE_RACE";
-    case DL_MPI_ERROR:
+    case DL_FINDING_MPI_ERROR:
         return "MPI_ERROR";
     default:
         return "UNKNOWN";

@@ -10,56 +10,62 @@
 #include "wait_graph.h"
 
 enum dl_finding_kind {
-    DL_DEADLOCK = 1,        /* a knot of really blocked processes */
-    DL_POTENTIAL_DEADLOCK,  /* a knot under unbuffered standard sends that buffering hid */
-    DL_COLLECTIVE_MISMATCH, /* members of a communicator issued disagreeing collectives */
-    DL_STUCK_ON_TERMINATED, /* processes wait for a process that finalized, aborted or vanished */
-    DL_TYPE_MISMATCH,       /* a matched send and receive describe different basic types */
-    DL_TRUNCATION,          /* a matched receive is shorter than its send's message */
-    DL_INVALID_ARGUMENTS,   /* a call with invalid arguments (`problem`) */
-    DL_LIFECYCLE,    /* an object's lifecycle broken (`problem`: dl_finding_lifecycle_problem) */
-    DL_MESSAGE_RACE, /* a wildcard receive that more than one send could have matched: calls[0]
-                        the receive, calls[1] the send MPI matched, then the other candidates */
-    DL_MPI_ERROR     /* the MPI library raised an error (`problem`: its portable class,
+    DL_FINDING_DEADLOCK = 1,        /* a knot of really blocked processes */
+    DL_FINDING_POTENTIAL_DEADLOCK,  /* a knot under unbuffered standard sends that buffering hid */
+    DL_FINDING_COLLECTIVE_MISMATCH, /* members of a communicator issued disagreeing collectives */
+    DL_FINDING_STUCK_ON_TERMINATED, /* processes wait for a process that finalized, aborted or
+                                       vanished */
+    DL_FINDING_TYPE_MISMATCH,       /* a matched send and receive describe different basic types */
+    DL_FINDING_TRUNCATION,          /* a matched receive is shorter than its send's message */
+    DL_FINDING_INVALID_ARGUMENTS,   /* a call with invalid arguments (`problem`) */
+    DL_FINDING_LIFECYCLE, /* an object's lifecycle broken (`problem`: dl_finding_lifecycle_problem)
+                           */
+    DL_FINDING_MESSAGE_RACE, /* a wildcard receive that more than one send could have matched:
+                        calls[0] the receive, calls[1] the send MPI matched, then the other
+                        candidates */
+    DL_FINDING_MPI_ERROR     /* the MPI library raised an error (`problem`: its portable class,
                         check_event_mpi_error_name; `count`: its error code); calls[0] is the call */
 };
 
-/* A DL_LIFECYCLE finding's `problem` (lifecycle.c decides them): append only. */
+/* A DL_FINDING_LIFECYCLE finding's `problem` (lifecycle.c decides them): append only. */
 typedef enum dl_finding_lifecycle_problem {
-    LIFECYCLE_REQUEST_PENDING = 1, /* a request neither completed nor freed at Finalize */
-    LIFECYCLE_REQUEST_NOT_FREED,   /* an inactive persistent request never freed */
-    LIFECYCLE_REQUEST_RESTARTED,   /* MPI_Start of a persistent request that is active */
-    LIFECYCLE_COMM_LEAK,           /* a communicator never freed */
-    LIFECYCLE_MESSAGE_LOST,        /* a send no receive matched by the last Finalize */
-    LIFECYCLE_NO_FINALIZE,         /* the rank's process exited without MPI_Finalize */
-    LIFECYCLE_WINDOW_LEAK,         /* a window never freed */
-    LIFECYCLE_GROUP_LEAK,          /* handles never freed, of each check_event_handle_kind */
-    LIFECYCLE_DATATYPE_LEAK,
-    LIFECYCLE_OP_LEAK,
-    LIFECYCLE_INFO_LEAK,
-    LIFECYCLE_CALL_AFTER_FINALIZE, /* an MPI call after the rank's MPI_Finalize */
-    LIFECYCLE_ERRHANDLER_LEAK,     /* error handlers never freed (CHECK_HANDLE_ERRHANDLER) */
-    LIFECYCLE_PROBLEM_END
+    DL_FINDING_LIFECYCLE_REQUEST_PENDING =
+        1,                                  /* a request neither completed nor freed at Finalize */
+    DL_FINDING_LIFECYCLE_REQUEST_NOT_FREED, /* an inactive persistent request never freed */
+    DL_FINDING_LIFECYCLE_REQUEST_RESTARTED, /* MPI_Start of a persistent request that is active */
+    DL_FINDING_LIFECYCLE_COMM_LEAK,         /* a communicator never freed */
+    DL_FINDING_LIFECYCLE_MESSAGE_LOST,      /* a send no receive matched by the last Finalize */
+    DL_FINDING_LIFECYCLE_NO_FINALIZE,       /* the rank's process exited without MPI_Finalize */
+    DL_FINDING_LIFECYCLE_WINDOW_LEAK,       /* a window never freed */
+    DL_FINDING_LIFECYCLE_GROUP_LEAK, /* handles never freed, of each check_event_handle_kind */
+    DL_FINDING_LIFECYCLE_DATATYPE_LEAK,
+    DL_FINDING_LIFECYCLE_OP_LEAK,
+    DL_FINDING_LIFECYCLE_INFO_LEAK,
+    DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE, /* an MPI call after the rank's MPI_Finalize */
+    DL_FINDING_LIFECYCLE_ERRHANDLER_LEAK,     /* error handlers never freed
+                                                 (CHECK_EVENT_HANDLE_ERRHANDLER) */
+    DL_FINDING_LIFECYCLE_PROBLEM_END
 } dl_finding_lifecycle_problem;
 
 enum dl_finding_notes {
-    DL_NOTE_PROBED = 1u << 0,          /* found by probing a wildcard decision (probe_* fields) */
-    DL_NOTE_DECISION_FORCED = 1u << 1, /* deciding mode forced a wildcard match earlier: the
+    DL_FINDING_NOTE_PROBED = 1u << 0, /* found by probing a wildcard decision (probe_* fields) */
+    DL_FINDING_NOTE_DECISION_FORCED = 1u << 1, /* deciding mode forced a wildcard match earlier: the
                                           finding may be a false positive */
-    DL_NOTE_BUFFER_RELEASED = 1u << 2, /* standard sends that buffering completed were released
-                                          before this deadlock was found */
-    DL_NOTE_ENDED_INSIDE = 1u << 3     /* DL_INVALID_ARGUMENTS: MPI ended the rank inside the call
-                                          (it never returned); the rank's missing Finalize and the
-                                          ranks stuck on it are folded into this finding */
+    DL_FINDING_NOTE_BUFFER_RELEASED = 1u << 2, /* standard sends that buffering completed were
+                                          released before this deadlock was found */
+    DL_FINDING_NOTE_ENDED_INSIDE = 1u
+                                   << 3 /* DL_FINDING_INVALID_ARGUMENTS: MPI ended the rank inside
+                                   the call (it never returned); the rank's missing Finalize and the
+                                   ranks stuck on it are folded into this finding */
 };
 
 /* What disagrees in a collective mismatch (bits). */
 enum dl_finding_mismatch {
-    DL_MISMATCH_KIND = 1u << 0,     /* different collectives */
-    DL_MISMATCH_BLOCKING = 1u << 1, /* the same collective, blocking vs nonblocking */
-    DL_MISMATCH_ROOT = 1u << 2,
-    DL_MISMATCH_OP = 1u << 3,
-    DL_MISMATCH_TYPE = 1u << 4 /* the blocks' type signatures (count x datatype) differ */
+    DL_FINDING_MISMATCH_KIND = 1u << 0,     /* different collectives */
+    DL_FINDING_MISMATCH_BLOCKING = 1u << 1, /* the same collective, blocking vs nonblocking */
+    DL_FINDING_MISMATCH_ROOT = 1u << 2,
+    DL_FINDING_MISMATCH_OP = 1u << 3,
+    DL_FINDING_MISMATCH_TYPE = 1u << 4 /* the blocks' type signatures (count x datatype) differ */
 };
 
 /* One process involved, with the call it is in. */
@@ -73,9 +79,9 @@ typedef struct dl_finding_call {
     int32_t root;      /* collectives */
     uint32_t op;
     uint64_t callsite;
-    uint16_t maker;  /* func CHECK_FN_HANDLE_LEAK, _HANDLE_MADE: the mpi_function_ids_fn
+    uint16_t maker;  /* func CHECK_EVENT_FN_HANDLE_LEAK, _HANDLE_MADE: the mpi_function_ids_fn
                         (mpi_function_ids.h) of  the call that made the handles;
-                        CHECK_FN_AFTER_FINALIZE: of the call made  too late */
+                        CHECK_EVENT_FN_AFTER_FINALIZE: of the call made  too late */
     uint8_t made_it; /* this call created the object the finding is about (a leak's constructor,
                         a pending request's Isend): the report names it as its creation site */
 } dl_finding_call;
@@ -84,20 +90,20 @@ typedef struct dl_finding {
     uint8_t kind;      /* dl_finding_kind */
     uint32_t notes;    /* dl_finding_notes */
     uint32_t mismatch; /* collective mismatches: dl_finding_mismatch bits */
-    /* DL_TYPE_MISMATCH, DL_TRUNCATION: basic elements of the send's and the receive's message;
-     * calls[0] is the send, calls[1] the receive */
+    /* DL_FINDING_TYPE_MISMATCH, DL_FINDING_TRUNCATION: basic elements of the send's and the
+     * receive's message; calls[0] is the send, calls[1] the receive */
     uint64_t send_elems, recv_elems;
-    uint32_t problem; /* DL_INVALID_ARGUMENTS: the usage_args_problem; calls[0] is the call (a freed
-                       * group's creation after it).
-                       * DL_LIFECYCLE: the dl_finding_lifecycle_problem; calls[0] is the object's
-                       * creation (or the call at fault) */
-    uint64_t count;   /* DL_LIFECYCLE: the objects of that rank and creation site */
+    uint32_t problem; /* DL_FINDING_INVALID_ARGUMENTS: the usage_args_problem; calls[0] is the call
+                       * (a freed group's creation after it). DL_FINDING_LIFECYCLE: the
+                       * dl_finding_lifecycle_problem; calls[0] is the object's creation (or the
+                       * call at fault) */
+    uint64_t count;   /* DL_FINDING_LIFECYCLE: the objects of that rank and creation site */
     uint64_t time;    /* the caller's clock when found */
     dl_finding_call *calls; /* knot members first (sorted by rank), then the waiting ones */
     size_t n_calls, n_knot;
     wait_graph graph; /* deadlocks: nodes that cannot be released and the arcs among them */
-    /* DL_NOTE_PROBED: the wildcard receive (rank, request id; 0 for a blocking receive) whose
-     * explored match led to the finding, and the source it was matched with (the innermost
+    /* DL_FINDING_NOTE_PROBED: the wildcard receive (rank, request id; 0 for a blocking receive)
+     * whose explored match led to the finding, and the source it was matched with (the innermost
      * decision when probing nested several); -1 otherwise. */
     int32_t probe_rank;
     uint64_t probe_request;
@@ -106,7 +112,7 @@ typedef struct dl_finding {
 
 /* Frees what a finding owns; the struct is zeroed. */
 void dl_finding_free(dl_finding *f);
-/* Appends a call. Errors: MG_ENOMEM (unchanged). */
+/* Appends a call. Errors: MG_ERROR_ENOMEM (unchanged). */
 int dl_finding_add_call(dl_finding *f, const dl_finding_call *call);
 /* Whether call i's rank is that of an earlier call of f: a finding lists each rank once (both
  * accesses of an rma_conflicting_access may be one rank's). */

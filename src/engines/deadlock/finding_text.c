@@ -15,23 +15,23 @@
 const char *finding_text_kind(int kind)
 {
     switch (kind) {
-    case DL_DEADLOCK:
+    case DL_FINDING_DEADLOCK:
         return "deadlock";
-    case DL_POTENTIAL_DEADLOCK:
+    case DL_FINDING_POTENTIAL_DEADLOCK:
         return "potential_deadlock";
-    case DL_COLLECTIVE_MISMATCH:
+    case DL_FINDING_COLLECTIVE_MISMATCH:
         return "collective_mismatch";
-    case DL_TYPE_MISMATCH:
+    case DL_FINDING_TYPE_MISMATCH:
         return "type_mismatch";
-    case DL_TRUNCATION:
+    case DL_FINDING_TRUNCATION:
         return "truncation";
-    case DL_INVALID_ARGUMENTS:
+    case DL_FINDING_INVALID_ARGUMENTS:
         return "invalid_arguments";
-    case DL_LIFECYCLE:
+    case DL_FINDING_LIFECYCLE:
         return "lifecycle";
-    case DL_MESSAGE_RACE:
+    case DL_FINDING_MESSAGE_RACE:
         return "message_race";
-    case DL_MPI_ERROR:
+    case DL_FINDING_MPI_ERROR:
         return "mpi_error";
     default:
         return "stuck_on_terminated";
@@ -40,9 +40,9 @@ const char *finding_text_kind(int kind)
 
 const char *finding_text_class(const dl_finding *f)
 {
-    return f->kind == DL_INVALID_ARGUMENTS ? usage_args_problem_name(f->problem)
-           : f->kind == DL_LIFECYCLE       ? lifecycle_problem_name(f->problem)
-                                           : finding_text_kind(f->kind);
+    return f->kind == DL_FINDING_INVALID_ARGUMENTS ? usage_args_problem_name(f->problem)
+           : f->kind == DL_FINDING_LIFECYCLE       ? lifecycle_problem_name(f->problem)
+                                                   : finding_text_kind(f->kind);
 }
 
 const char *finding_text_function(uint16_t fn)
@@ -64,19 +64,19 @@ const char *finding_text_function(uint16_t fn)
 
 const char *finding_text_call_name(const dl_finding_call *c)
 {
-    if (c->func == CHECK_FN_AFTER_FINALIZE && c->maker == MG_FN_NONE)
+    if (c->func == CHECK_EVENT_FN_AFTER_FINALIZE && c->maker == MG_FN_NONE)
         return "MPI_*"; /* not wrapped: the source line names it */
-    return c->func == CHECK_FN_HANDLE_LEAK || c->func == CHECK_FN_HANDLE_MADE ||
-                   c->func == CHECK_FN_AFTER_FINALIZE
+    return c->func == CHECK_EVENT_FN_HANDLE_LEAK || c->func == CHECK_EVENT_FN_HANDLE_MADE ||
+                   c->func == CHECK_EVENT_FN_AFTER_FINALIZE
                ? mpi_function_ids_name(c->maker)
                : finding_text_function(c->func);
 }
 
 static void peer_text(int32_t peer, char *buf, size_t len)
 {
-    if (peer == CHECK_ANY_SOURCE)
+    if (peer == CHECK_EVENT_ANY_SOURCE)
         snprintf(buf, len, "MPI_ANY_SOURCE");
-    else if (peer == CHECK_PROC_NULL)
+    else if (peer == CHECK_EVENT_PROC_NULL)
         snprintf(buf, len, "MPI_PROC_NULL");
     else
         snprintf(buf, len, "%d", peer);
@@ -87,13 +87,14 @@ void finding_text_call(uint16_t fn, int32_t peer, int32_t root, char *buf, size_
     const check_event_func_info *info = check_event_func_describe(fn);
     char p[32];
     peer_text(peer, p, sizeof p);
-    int klass = info ? info->klass : CHECK_CLASS_OTHER;
-    if (klass == CHECK_CLASS_RECV || klass == CHECK_CLASS_IRECV || klass == CHECK_CLASS_PROBE)
+    int klass = info ? info->klass : CHECK_EVENT_CLASS_OTHER;
+    if (klass == CHECK_EVENT_CLASS_RECV || klass == CHECK_EVENT_CLASS_IRECV ||
+        klass == CHECK_EVENT_CLASS_PROBE)
         snprintf(buf, len, "%s(from %s)", finding_text_function(fn), p);
-    else if (klass == CHECK_CLASS_SEND || klass == CHECK_CLASS_ISEND ||
-             klass == CHECK_CLASS_SENDRECV)
+    else if (klass == CHECK_EVENT_CLASS_SEND || klass == CHECK_EVENT_CLASS_ISEND ||
+             klass == CHECK_EVENT_CLASS_SENDRECV)
         snprintf(buf, len, "%s(to %s)", finding_text_function(fn), p);
-    else if ((fn == CHECK_FN_WIN_LOCK || fn == CHECK_FN_WIN_UNLOCK) && peer >= 0)
+    else if ((fn == CHECK_EVENT_FN_WIN_LOCK || fn == CHECK_EVENT_FN_WIN_UNLOCK) && peer >= 0)
         snprintf(buf, len, "%s(target %s)", finding_text_function(fn), p);
     else if (info && info->rooted && root >= 0)
         snprintf(buf, len, "%s(root %d)", finding_text_function(fn), root);
@@ -105,56 +106,56 @@ void finding_text_call(uint16_t fn, int32_t peer, int32_t root, char *buf, size_
 static const char *invalid_argument_text(uint32_t problem)
 {
     switch (problem) {
-    case USAGE_COMM_NULL:
+    case USAGE_ARGS_COMM_NULL:
         return "the communicator is MPI_COMM_NULL";
-    case USAGE_COUNT_NEGATIVE:
+    case USAGE_ARGS_COUNT_NEGATIVE:
         return "a negative count";
-    case USAGE_BUFFER_NULL:
+    case USAGE_ARGS_BUFFER_NULL:
         return "a NULL buffer with a positive count";
-    case USAGE_RANK_RANGE:
+    case USAGE_ARGS_RANK_RANGE:
         return "a rank outside the communicator";
-    case USAGE_ROOT_RANGE:
+    case USAGE_ARGS_ROOT_RANGE:
         return "a root outside the communicator";
-    case USAGE_TAG_RANGE:
+    case USAGE_ARGS_TAG_RANGE:
         return "a tag below 0 or above MPI_TAG_UB";
-    case USAGE_TYPE_NULL:
+    case USAGE_ARGS_TYPE_NULL:
         return "the datatype is MPI_DATATYPE_NULL";
-    case USAGE_TYPE_FREED:
+    case USAGE_ARGS_TYPE_FREED:
         return "a datatype already freed";
-    case USAGE_TYPE_UNCOMMITTED:
+    case USAGE_ARGS_TYPE_UNCOMMITTED:
         return "a datatype never committed";
-    case USAGE_OP_TYPE:
+    case USAGE_ARGS_OP_TYPE:
         return "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)";
-    case USAGE_RMA_OUTSIDE_EPOCH:
+    case USAGE_ARGS_RMA_OUTSIDE_EPOCH:
         return "an access to a target that no open epoch of the window covers, or a flush to one "
                "that no lock or Lock_all covers (MPI 3.1 §11.5)";
-    case USAGE_RMA_EPOCH_TWICE:
+    case USAGE_ARGS_RMA_EPOCH_TWICE:
         return "an epoch opened while one that excludes it is open on the window";
-    case USAGE_RMA_EPOCH_UNCLOSED:
+    case USAGE_ARGS_RMA_EPOCH_UNCLOSED:
         return "the window is freed with an epoch open or accesses not completed";
-    case USAGE_RMA_CLOSE_UNOPENED:
+    case USAGE_ARGS_RMA_CLOSE_UNOPENED:
         return "an epoch closed that was never opened (unlock without lock, complete without "
                "start, wait without post)";
-    case USAGE_SEND_BUFFER_CHANGED:
+    case USAGE_ARGS_SEND_BUFFER_CHANGED:
         return "its buffer was written before the send completed (the checksums at the post and "
                "at the completion differ)";
-    case USAGE_BUFFERS_OVERLAP:
+    case USAGE_ARGS_BUFFERS_OVERLAP:
         return "its buffer shares bytes with a pending request's, one of them a receive (MPI 3.1 "
                "§3.7.2)";
-    case USAGE_RMA_CONFLICT:
+    case USAGE_ARGS_RMA_CONFLICT:
         return "two accesses to the same bytes of a target's window in one epoch, or in two "
                "origins' lock epochs with no flush then message or collective between them, one "
                "of them writing (a Put, or atomic updates with different ops: MPI 3.1 §11.7.1)";
-    case USAGE_COMM_FREED:
+    case USAGE_ARGS_COMM_FREED:
         return "the communicator was freed before (a copy of its handle)";
-    case USAGE_OP_FREED:
+    case USAGE_ARGS_OP_FREED:
         return "the reduction op was freed before (a copy of its handle)";
-    case USAGE_REQUEST_FREED:
+    case USAGE_ARGS_REQUEST_FREED:
         return "the request was freed before (by MPI_Request_free, or by the Wait or Test that "
                "completed it: a copy of its handle)";
-    case USAGE_GROUP_FREED:
+    case USAGE_ARGS_GROUP_FREED:
         return "the group was freed before (a copy of its handle)";
-    case USAGE_WIN_FREED:
+    case USAGE_ARGS_WIN_FREED:
         return "the window was freed before (a copy of its handle)";
     default:
         return "unknown";
@@ -164,7 +165,9 @@ static const char *invalid_argument_text(uint32_t problem)
 /* How a rank that the others wait for ended. */
 static const char *end_text(uint16_t fn)
 {
-    return fn == CHECK_FN_FINALIZE ? "finalized" : fn == CHECK_FN_ABORT ? "aborted" : "vanished";
+    return fn == CHECK_EVENT_FN_FINALIZE ? "finalized"
+           : fn == CHECK_EVENT_FN_ABORT  ? "aborted"
+                                         : "vanished";
 }
 
 /* The ranks of f's calls in state `terminated` (1) or not (0), formatted into list ("1-2"); the
@@ -175,7 +178,7 @@ static long ranks_in_state(const dl_finding *f, int terminated, char *list, size
     size_t n = 0;
     long first = -1;
     for (size_t i = 0; ranks && i < f->n_calls; i++)
-        if ((f->calls[i].state == WG_TERMINATED) == terminated) {
+        if ((f->calls[i].state == WAIT_GRAPH_TERMINATED) == terminated) {
             first = first < 0 ? (long)i : first;
             ranks[n++] = f->calls[i].rank;
         }
@@ -211,16 +214,16 @@ static void stuck_summary(const dl_finding *f, char *buf, size_t len)
 /* What a leak finding counts, for its summary; NULL for a problem that is no leak. */
 static const char *leaked_kind_text(uint32_t problem)
 {
-    static const char *const kinds[LIFECYCLE_PROBLEM_END] = {
-        [LIFECYCLE_COMM_LEAK] = "communicator(s)",
-        [LIFECYCLE_WINDOW_LEAK] = "window(s)",
-        [LIFECYCLE_GROUP_LEAK] = "group(s)",
-        [LIFECYCLE_DATATYPE_LEAK] = "datatype(s)",
-        [LIFECYCLE_OP_LEAK] = "op(s)",
-        [LIFECYCLE_INFO_LEAK] = "info object(s)",
-        [LIFECYCLE_ERRHANDLER_LEAK] = "error handler(s)",
+    static const char *const kinds[DL_FINDING_LIFECYCLE_PROBLEM_END] = {
+        [DL_FINDING_LIFECYCLE_COMM_LEAK] = "communicator(s)",
+        [DL_FINDING_LIFECYCLE_WINDOW_LEAK] = "window(s)",
+        [DL_FINDING_LIFECYCLE_GROUP_LEAK] = "group(s)",
+        [DL_FINDING_LIFECYCLE_DATATYPE_LEAK] = "datatype(s)",
+        [DL_FINDING_LIFECYCLE_OP_LEAK] = "op(s)",
+        [DL_FINDING_LIFECYCLE_INFO_LEAK] = "info object(s)",
+        [DL_FINDING_LIFECYCLE_ERRHANDLER_LEAK] = "error handler(s)",
     };
-    return problem < LIFECYCLE_PROBLEM_END ? kinds[problem] : NULL;
+    return problem < DL_FINDING_LIFECYCLE_PROBLEM_END ? kinds[problem] : NULL;
 }
 
 /* A lifecycle finding's summary; call is calls[0] as finding_text_call formats it. */
@@ -235,23 +238,23 @@ static void lifecycle_text(const dl_finding *f, const char *call, char *buf, siz
         return;
     }
     switch (f->problem) {
-    case LIFECYCLE_REQUEST_PENDING:
+    case DL_FINDING_LIFECYCLE_REQUEST_PENDING:
         snprintf(buf, len,
                  "rank %d reached MPI_Finalize with %llu request(s) of %s never completed", rank,
                  count, call);
         break;
-    case LIFECYCLE_REQUEST_NOT_FREED:
+    case DL_FINDING_LIFECYCLE_REQUEST_NOT_FREED:
         snprintf(buf, len, "rank %d never freed %llu persistent request(s) of %s", rank, count,
                  call);
         break;
-    case LIFECYCLE_REQUEST_RESTARTED:
+    case DL_FINDING_LIFECYCLE_REQUEST_RESTARTED:
         snprintf(buf, len, "rank %d starts a persistent request that is still active", rank);
         break;
-    case LIFECYCLE_MESSAGE_LOST:
+    case DL_FINDING_LIFECYCLE_MESSAGE_LOST:
         snprintf(buf, len, "%llu message(s) of rank %d's %s were never received", count, rank,
                  call);
         break;
-    case LIFECYCLE_CALL_AFTER_FINALIZE:
+    case DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE:
         snprintf(buf, len, "rank %d calls %s after its MPI_Finalize", rank,
                  finding_text_call_name(&f->calls[0]));
         break;
@@ -282,7 +285,7 @@ static void race_text(const dl_finding *f, const char *call, char *buf, size_t l
 static void knot_text(const dl_finding *f, const char *call, char *buf, size_t len)
 {
     int *ranks = calloc(f->n_calls ? f->n_calls : 1, sizeof *ranks);
-    size_t n = f->kind == DL_COLLECTIVE_MISMATCH || !f->n_knot ? f->n_calls : f->n_knot;
+    size_t n = f->kind == DL_FINDING_COLLECTIVE_MISMATCH || !f->n_knot ? f->n_calls : f->n_knot;
     for (size_t i = 0; ranks && i < n; i++)
         ranks[i] = f->calls[i].rank;
     char list[96] = "";
@@ -295,9 +298,9 @@ static void knot_text(const dl_finding *f, const char *call, char *buf, size_t l
         snprintf(who, sizeof who, "rank %s waits for itself", list);
     else
         snprintf(who, sizeof who, "ranks %s wait for each other", list);
-    if (f->kind == DL_DEADLOCK)
+    if (f->kind == DL_FINDING_DEADLOCK)
         snprintf(buf, len, "%s (rank %d in %s)", who, f->calls[0].rank, call);
-    else if (f->kind == DL_POTENTIAL_DEADLOCK)
+    else if (f->kind == DL_FINDING_POTENTIAL_DEADLOCK)
         snprintf(buf, len, "%s if standard sends are not buffered (rank %d in %s)", who,
                  f->calls[0].rank, call);
     else
@@ -312,7 +315,7 @@ static void matched_pair_text(const dl_finding *f, const char *call, char *buf, 
     if (f->n_calls > 1)
         finding_text_call(f->calls[1].func, f->calls[1].peer, f->calls[1].root, other,
                           sizeof other);
-    if (f->kind == DL_TYPE_MISMATCH)
+    if (f->kind == DL_FINDING_TYPE_MISMATCH)
         snprintf(buf, len,
                  "rank %d's %s sends %llu elements that rank %d's %s receives as "
                  "different basic types",
@@ -330,12 +333,12 @@ void finding_text_summary(const dl_finding *f, char *buf, size_t len)
     if (f->n_calls)
         finding_text_call(f->calls[0].func, f->calls[0].peer, f->calls[0].root, call, sizeof call);
     switch (f->kind) {
-    case DL_TYPE_MISMATCH:
-    case DL_TRUNCATION:
+    case DL_FINDING_TYPE_MISMATCH:
+    case DL_FINDING_TRUNCATION:
         matched_pair_text(f, call, buf, len);
         break;
-    case DL_INVALID_ARGUMENTS:
-        if (f->problem == USAGE_RMA_CONFLICT && f->n_calls == 2)
+    case DL_FINDING_INVALID_ARGUMENTS:
+        if (f->problem == USAGE_ARGS_RMA_CONFLICT && f->n_calls == 2)
             snprintf(buf, len,
                      "rank %d's %s and rank %d's %s access the same bytes of rank %d's window in "
                      "one epoch, one of them writing",
@@ -344,22 +347,23 @@ void finding_text_summary(const dl_finding *f, char *buf, size_t len)
         else
             snprintf(buf, len, "rank %d calls %s with invalid arguments: %s%s", f->calls[0].rank,
                      finding_text_function(f->calls[0].func), invalid_argument_text(f->problem),
-                     f->notes & DL_NOTE_ENDED_INSIDE ? "; MPI ended the job inside the call" : "");
+                     f->notes & DL_FINDING_NOTE_ENDED_INSIDE ? "; MPI ended the job inside the call"
+                                                             : "");
         break;
-    case DL_LIFECYCLE:
+    case DL_FINDING_LIFECYCLE:
         lifecycle_text(f, call, buf, len);
         break;
-    case DL_MESSAGE_RACE:
+    case DL_FINDING_MESSAGE_RACE:
         race_text(f, call, buf, len);
         break;
-    case DL_MPI_ERROR:
+    case DL_FINDING_MPI_ERROR:
         snprintf(buf, len, "MPI raised %s (error code %llu) in rank %d's %s; the job aborts",
                  check_event_mpi_error_name(f->problem), (unsigned long long)f->count,
                  f->calls[0].rank, finding_text_function(f->calls[0].func));
         break;
-    case DL_DEADLOCK:
-    case DL_POTENTIAL_DEADLOCK:
-    case DL_COLLECTIVE_MISMATCH:
+    case DL_FINDING_DEADLOCK:
+    case DL_FINDING_POTENTIAL_DEADLOCK:
+    case DL_FINDING_COLLECTIVE_MISMATCH:
         knot_text(f, call, buf, len);
         break;
     default:

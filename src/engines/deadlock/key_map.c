@@ -67,7 +67,7 @@ static int grow(key_map *m)
                  cap, 0};
     if (!n.keys || !n.values || !n.used) {
         key_map_free(&n);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (size_t i = 0; i < m->cap; i++) {
         if (m->used[i]) {
@@ -82,7 +82,7 @@ static int grow(key_map *m)
     }
     key_map_free(m);
     *m = n;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int key_map_put(key_map *m, uint64_t a, uint64_t b, uint32_t value)
@@ -102,7 +102,7 @@ int key_map_put(key_map *m, uint64_t a, uint64_t b, uint32_t value)
         m->count++;
     }
     m->values[i] = value;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int key_map_remove(key_map *m, uint64_t a, uint64_t b)
@@ -139,19 +139,19 @@ int key_map_clone(const key_map *src, key_map *dst)
 {
     key_map_init(dst);
     if (src->cap == 0) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     dst->keys = malloc(src->cap * 2 * sizeof(uint64_t));
     dst->values = malloc(src->cap * sizeof(uint32_t));
     dst->used = malloc(src->cap);
     if (!dst->keys || !dst->values || !dst->used) {
         key_map_free(dst);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     memcpy(dst->keys, src->keys, src->cap * 2 * sizeof(uint64_t));
     memcpy(dst->values, src->values, src->cap * sizeof(uint32_t));
     memcpy(dst->used, src->used, src->cap);
     dst->cap = src->cap;
     dst->count = src->count;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -22,11 +22,12 @@ void key_map_init(key_map *m);
 void key_map_free(key_map *m);
 /* Looks up (a, b): returns 1 and stores the value in *value, or 0 when absent. */
 int key_map_get(const key_map *m, uint64_t a, uint64_t b, uint32_t *value);
-/* Inserts or replaces (a, b) -> value. Errors: MG_ENOMEM (the map is unchanged). */
+/* Inserts or replaces (a, b) -> value. Errors: MG_ERROR_ENOMEM (the map is unchanged). */
 int key_map_put(key_map *m, uint64_t a, uint64_t b, uint32_t value);
 /* Removes (a, b); returns 1 when it was present. */
 int key_map_remove(key_map *m, uint64_t a, uint64_t b);
-/* Deep copy of src into *dst (dst must not hold arrays). Errors: MG_ENOMEM (dst left empty). */
+/* Deep copy of src into *dst (dst must not hold arrays). Errors: MG_ERROR_ENOMEM (dst left empty).
+ */
 int key_map_clone(const key_map *src, key_map *dst);
 
 #endif

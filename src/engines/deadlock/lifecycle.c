@@ -44,7 +44,7 @@ int lifecycle_comm_made(deadlock_detector *det, const check_event *ev)
 {
     lifecycle *lc = det->life;
     if (!lc)
-        return MG_OK;
+        return MG_ERROR_OK;
     int rc = mg_array_reserve((void **)&lc->comms, &lc->cap_comms, lc->n_comms + 1,
                               sizeof *lc->comms);
     rc = rc ? rc : key_map_put(&lc->comm_index, (uint32_t)ev->rank, ev->aux, (uint32_t)lc->n_comms);
@@ -52,7 +52,7 @@ int lifecycle_comm_made(deadlock_detector *det, const check_event *ev)
         return rc;
     lc->comms[lc->n_comms++] = (live_comm){
         .rank = ev->rank, .func = ev->func, .id = ev->aux, .callsite = ev->callsite};
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm)
@@ -76,11 +76,11 @@ static dl_finding_call ended_at(int32_t rank, uint16_t func, uint64_t comm, int3
 {
     return (dl_finding_call){.rank = rank,
                              .func = func,
-                             .state = WG_TERMINATED,
+                             .state = WAIT_GRAPH_TERMINATED,
                              .comm = comm,
                              .peer = peer,
                              .tag = tag,
-                             .root = CHECK_NO_ROOT,
+                             .root = CHECK_EVENT_NO_ROOT,
                              .callsite = callsite};
 }
 
@@ -97,13 +97,13 @@ static dl_finding_call made_at(int32_t rank, uint16_t func, uint64_t comm, int32
 static int push_calls(deadlock_detector *det, uint32_t problem, uint64_t count,
                       const dl_finding_call *calls, size_t n)
 {
-    dl_finding f = {.kind = DL_LIFECYCLE,
+    dl_finding f = {.kind = DL_FINDING_LIFECYCLE,
                     .time = det->last_time,
                     .problem = problem,
                     .count = count,
                     .probe_rank = -1,
                     .probe_source = -1};
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (size_t i = 0; i < n && !rc; i++)
         rc = dl_finding_add_call(&f, &calls[i]);
     if (rc) {
@@ -133,7 +133,7 @@ static int report_grouped(deadlock_detector *det, uint32_t problem, dl_finding_c
                           size_t n)
 {
     qsort(objects, n, sizeof *objects, by_rank_and_site);
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (size_t i = 0, count = 1; i < n && !rc; i++, count++) {
         if (i + 1 < n && !by_rank_and_site(&objects[i], &objects[i + 1]))
             continue;
@@ -149,13 +149,14 @@ typedef struct two_lists {
     size_t n[2];
 } two_lists;
 
-/* Room for n objects in each list; rc MG_ENOMEM (two_lists_report then frees what was made). */
+/* Room for n objects in each list; rc MG_ERROR_ENOMEM (two_lists_report then frees what was made).
+ */
 static int two_lists_alloc(two_lists *t, size_t n)
 {
     *t = (two_lists){0};
     for (int i = 0; i < 2; i++)
         t->list[i] = calloc(n ? n : 1, sizeof *t->list[i]);
-    return t->list[0] && t->list[1] ? MG_OK : MG_ENOMEM;
+    return t->list[0] && t->list[1] ? MG_ERROR_OK : MG_ERROR_ENOMEM;
 }
 
 static dl_finding_call *two_lists_next(two_lists *t, int which)
@@ -183,18 +184,19 @@ static int report_requests(deadlock_detector *det, int32_t rank)
     int rc = two_lists_alloc(&t, rt->n);
     for (size_t i = 0; !rc && i < rt->n; i++) {
         const request_table_entry *req = &rt->reqs[i];
-        if (req->kind == REQ_FREE || req->rank != rank)
+        if (req->kind == REQUEST_TABLE_FREE || req->rank != rank)
             continue;
-        *two_lists_next(&t, req->kind == REQ_INACTIVE) = made_at(
+        *two_lists_next(&t, req->kind == REQUEST_TABLE_INACTIVE) = made_at(
             rank, req->func, req->comm_id, req->peer, req->tag, req->callsite);
     }
-    return two_lists_report(det, &t, rc, LIFECYCLE_REQUEST_PENDING, LIFECYCLE_REQUEST_NOT_FREED);
+    return two_lists_report(det, &t, rc, DL_FINDING_LIFECYCLE_REQUEST_PENDING,
+                            DL_FINDING_LIFECYCLE_REQUEST_NOT_FREED);
 }
 
 static int is_window(uint16_t constructor)
 {
-    return constructor == CHECK_FN_WIN_CREATE || constructor == CHECK_FN_WIN_ALLOCATE ||
-           constructor == CHECK_FN_WIN_CREATE_DYNAMIC;
+    return constructor == CHECK_EVENT_FN_WIN_CREATE || constructor == CHECK_EVENT_FN_WIN_ALLOCATE ||
+           constructor == CHECK_EVENT_FN_WIN_CREATE_DYNAMIC;
 }
 
 /* The rank's live communicators, then its live windows (which the detector models as the
@@ -207,10 +209,11 @@ static int report_comms(deadlock_detector *det, int32_t rank)
     for (size_t i = 0; !rc && i < lc->n_comms; i++) {
         const live_comm *c = &lc->comms[i];
         if (c->rank == rank)
-            *two_lists_next(&t, is_window(c->func)) = made_at(rank, c->func, c->id, CHECK_PROC_NULL,
-                                                              0, c->callsite);
+            *two_lists_next(&t, is_window(c->func)) = made_at(
+                rank, c->func, c->id, CHECK_EVENT_PROC_NULL, 0, c->callsite);
     }
-    return two_lists_report(det, &t, rc, LIFECYCLE_COMM_LEAK, LIFECYCLE_WINDOW_LEAK);
+    return two_lists_report(det, &t, rc, DL_FINDING_LIFECYCLE_COMM_LEAK,
+                            DL_FINDING_LIFECYCLE_WINDOW_LEAK);
 }
 
 /* Sends still queued when every rank has ended, to a rank that finalized: never received. Not
@@ -219,22 +222,23 @@ static int report_lost_messages(deadlock_detector *det)
 {
     const p2p_match *pm = &det->p2p;
     if (pm->undecided)
-        return MG_OK;
+        return MG_ERROR_OK;
     dl_finding_call *lost = calloc(pm->n_ops ? pm->n_ops : 1, sizeof *lost);
     if (!lost)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     size_t n = 0;
     for (size_t i = 0; i < pm->n_ops; i++) {
         const p2p_match_op *op = &pm->ops[i];
         rma_waits_role_kind
             pscw; /* a Win_post or Win_complete answered by a Win_test is no message */
-        if (op->kind != P2P_SEND || op->state != P2P_WAITING || op->p.peer < 0 ||
-            det->ranks[op->p.peer].life != LIFE_FINALIZED || rma_waits_role(op->p.func, &pscw))
+        if (op->kind != P2P_MATCH_SEND || op->state != P2P_MATCH_WAITING || op->p.peer < 0 ||
+            det->ranks[op->p.peer].life != DETECTOR_STATE_LIFE_FINALIZED ||
+            rma_waits_role(op->p.func, &pscw))
             continue;
         lost[n++] = ended_at(op->p.rank, op->p.func, comm_table_id(&det->comms, op->p.comm),
                              op->p.peer, op->p.tag, op->p.callsite);
     }
-    int rc = report_grouped(det, LIFECYCLE_MESSAGE_LOST, lost, n);
+    int rc = report_grouped(det, DL_FINDING_LIFECYCLE_MESSAGE_LOST, lost, n);
     free(lost);
     return rc;
 }
@@ -243,33 +247,34 @@ int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
                                 const request_table_entry *req)
 {
     if (!det->life)
-        return MG_OK;
+        return MG_ERROR_OK;
     dl_finding_call calls[2] = {
         {.rank = ev->rank,
          .func = ev->func,
-         .state = WG_RUNNING,
+         .state = WAIT_GRAPH_RUNNING,
          .comm = req->comm_id,
          .peer = req->peer,
          .tag = req->tag,
-         .root = CHECK_NO_ROOT,
+         .root = CHECK_EVENT_NO_ROOT,
          .callsite = ev->callsite},
         made_at(ev->rank, req->func, req->comm_id, req->peer, req->tag, req->callsite)};
-    return push_calls(det, LIFECYCLE_REQUEST_RESTARTED, 1, calls, 2);
+    return push_calls(det, DL_FINDING_LIFECYCLE_REQUEST_RESTARTED, 1, calls, 2);
 }
 
 int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev)
 {
-    static const uint32_t problem_of[CHECK_HANDLE_KIND_END] = {
-        [CHECK_HANDLE_GROUP] = LIFECYCLE_GROUP_LEAK,
-        [CHECK_HANDLE_DATATYPE] = LIFECYCLE_DATATYPE_LEAK,
-        [CHECK_HANDLE_OP] = LIFECYCLE_OP_LEAK,
-        [CHECK_HANDLE_INFO] = LIFECYCLE_INFO_LEAK,
-        [CHECK_HANDLE_ERRHANDLER] = LIFECYCLE_ERRHANDLER_LEAK,
+    static const uint32_t problem_of[CHECK_EVENT_HANDLE_KIND_END] = {
+        [CHECK_EVENT_HANDLE_GROUP] = DL_FINDING_LIFECYCLE_GROUP_LEAK,
+        [CHECK_EVENT_HANDLE_DATATYPE] = DL_FINDING_LIFECYCLE_DATATYPE_LEAK,
+        [CHECK_EVENT_HANDLE_OP] = DL_FINDING_LIFECYCLE_OP_LEAK,
+        [CHECK_EVENT_HANDLE_INFO] = DL_FINDING_LIFECYCLE_INFO_LEAK,
+        [CHECK_EVENT_HANDLE_ERRHANDLER] = DL_FINDING_LIFECYCLE_ERRHANDLER_LEAK,
     };
-    if (!det->life || ev->aux >= CHECK_HANDLE_KIND_END || !problem_of[ev->aux] || ev->count <= 0)
-        return MG_OK;
-    dl_finding_call call = made_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0,
-                                   ev->callsite);
+    if (!det->life || ev->aux >= CHECK_EVENT_HANDLE_KIND_END || !problem_of[ev->aux] ||
+        ev->count <= 0)
+        return MG_ERROR_OK;
+    dl_finding_call call = made_at(ev->rank, ev->func, CHECK_EVENT_COMM_NULL, CHECK_EVENT_PROC_NULL,
+                                   0, ev->callsite);
     call.maker = (uint16_t)ev->result;
     return push(det, problem_of[ev->aux], (uint64_t)ev->count, &call);
 }
@@ -277,10 +282,10 @@ int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev)
 int lifecycle_finalized(deadlock_detector *det, int32_t rank)
 {
     if (!det->life)
-        return MG_OK;
+        return MG_ERROR_OK;
     /* Each is a scan of every rank's live objects; a correct program has none left at its
      * Finalizes, so a job of P ranks pays O(P) here, not O(P^2). */
-    int rc = det->reqs.live ? report_requests(det, rank) : MG_OK;
+    int rc = det->reqs.live ? report_requests(det, rank) : MG_ERROR_OK;
     rc = rc || !det->life->n_comms ? rc : report_comms(det, rank);
     return rc || det->live ? rc : report_lost_messages(det);
 }
@@ -288,43 +293,44 @@ int lifecycle_finalized(deadlock_detector *det, int32_t rank)
 int lifecycle_exited(deadlock_detector *det, const check_event *ev)
 {
     if (!det->life)
-        return MG_OK;
-    dl_finding_call call = ended_at(ev->rank, ev->func, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0,
-                                    ev->callsite);
-    return push(det, LIFECYCLE_NO_FINALIZE, 1, &call);
+        return MG_ERROR_OK;
+    dl_finding_call call = ended_at(ev->rank, ev->func, CHECK_EVENT_COMM_WORLD,
+                                    CHECK_EVENT_PROC_NULL, 0, ev->callsite);
+    return push(det, DL_FINDING_LIFECYCLE_NO_FINALIZE, 1, &call);
 }
 
 int lifecycle_after_finalize(deadlock_detector *det, const check_event *ev)
 {
     if (!det->life)
-        return MG_OK;
-    dl_finding_call call = ended_at(ev->rank, ev->func, CHECK_COMM_NULL, CHECK_PROC_NULL, 0,
-                                    ev->callsite);
+        return MG_ERROR_OK;
+    dl_finding_call call = ended_at(ev->rank, ev->func, CHECK_EVENT_COMM_NULL,
+                                    CHECK_EVENT_PROC_NULL, 0, ev->callsite);
     call.maker = (uint16_t)ev->result;
-    return push(det, LIFECYCLE_CALL_AFTER_FINALIZE, 1, &call);
+    return push(det, DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE, 1, &call);
 }
 
 int lifecycle_call_too_late(const deadlock_detector *det, const check_event *ev)
 {
-    return ev->func == CHECK_FN_AFTER_FINALIZE && det->ranks[ev->rank].life == LIFE_FINALIZED;
+    return ev->func == CHECK_EVENT_FN_AFTER_FINALIZE &&
+           det->ranks[ev->rank].life == DETECTOR_STATE_LIFE_FINALIZED;
 }
 
 const char *lifecycle_problem_name(uint32_t problem)
 {
-    static const char *const names[LIFECYCLE_PROBLEM_END] = {
-        [LIFECYCLE_REQUEST_PENDING] = "request_not_completed",
-        [LIFECYCLE_REQUEST_NOT_FREED] = "request_not_freed",
-        [LIFECYCLE_REQUEST_RESTARTED] = "request_started_twice",
-        [LIFECYCLE_COMM_LEAK] = "communicator_leak",
-        [LIFECYCLE_MESSAGE_LOST] = "lost_message",
-        [LIFECYCLE_NO_FINALIZE] = "no_finalize",
-        [LIFECYCLE_WINDOW_LEAK] = "window_leak",
-        [LIFECYCLE_GROUP_LEAK] = "group_leak",
-        [LIFECYCLE_DATATYPE_LEAK] = "datatype_leak",
-        [LIFECYCLE_OP_LEAK] = "op_leak",
-        [LIFECYCLE_INFO_LEAK] = "info_leak",
-        [LIFECYCLE_CALL_AFTER_FINALIZE] = "call_after_finalize",
-        [LIFECYCLE_ERRHANDLER_LEAK] = "errhandler_leak",
+    static const char *const names[DL_FINDING_LIFECYCLE_PROBLEM_END] = {
+        [DL_FINDING_LIFECYCLE_REQUEST_PENDING] = "request_not_completed",
+        [DL_FINDING_LIFECYCLE_REQUEST_NOT_FREED] = "request_not_freed",
+        [DL_FINDING_LIFECYCLE_REQUEST_RESTARTED] = "request_started_twice",
+        [DL_FINDING_LIFECYCLE_COMM_LEAK] = "communicator_leak",
+        [DL_FINDING_LIFECYCLE_MESSAGE_LOST] = "lost_message",
+        [DL_FINDING_LIFECYCLE_NO_FINALIZE] = "no_finalize",
+        [DL_FINDING_LIFECYCLE_WINDOW_LEAK] = "window_leak",
+        [DL_FINDING_LIFECYCLE_GROUP_LEAK] = "group_leak",
+        [DL_FINDING_LIFECYCLE_DATATYPE_LEAK] = "datatype_leak",
+        [DL_FINDING_LIFECYCLE_OP_LEAK] = "op_leak",
+        [DL_FINDING_LIFECYCLE_INFO_LEAK] = "info_leak",
+        [DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE] = "call_after_finalize",
+        [DL_FINDING_LIFECYCLE_ERRHANDLER_LEAK] = "errhandler_leak",
     };
-    return problem > 0 && problem < LIFECYCLE_PROBLEM_END ? names[problem] : "unknown";
+    return problem > 0 && problem < DL_FINDING_LIFECYCLE_PROBLEM_END ? names[problem] : "unknown";
 }

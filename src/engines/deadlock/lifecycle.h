@@ -3,9 +3,9 @@
  * a persistent request started while active, communicators and windows never freed, the groups,
  * datatypes, ops and infos the capture module found unfreed at MPI_Finalize, messages never
  * received, a rank that ended without MPI_Finalize and one that called MPI after it, decided from
- * the record stream and reported as DL_LIFECYCLE findings. Design: docs/design/check-classes.md
- * "Lifecycles". The state lives in the detector; a probing copy has none (its hypothetical
- * schedules must not report lifecycles). */
+ * the record stream and reported as DL_FINDING_LIFECYCLE findings. Design:
+ * docs/design/check-classes.md "Lifecycles". The state lives in the detector; a probing copy has
+ * none (its hypothetical schedules must not report lifecycles). */
 #ifndef LIFECYCLE_H
 #define LIFECYCLE_H
 
@@ -22,7 +22,7 @@ typedef struct lifecycle lifecycle;
 lifecycle *lifecycle_create(void);
 void lifecycle_destroy(lifecycle *lc);
 
-/* The communicator ev->aux made by the constructor whose exit record is ev. Errors: MG_ENOMEM
+/* The communicator ev->aux made by the constructor whose exit record is ev. Errors: MG_ERROR_ENOMEM
  * (that communicator is then not tracked). */
 int lifecycle_comm_made(deadlock_detector *det, const check_event *ev);
 /* rank freed its communicator comm. */
@@ -30,18 +30,18 @@ void lifecycle_comm_freed(deadlock_detector *det, int32_t rank, uint64_t comm);
 /* The Start record ev names req, a persistent request that is already active: reported. */
 int lifecycle_request_restarted(deadlock_detector *det, const check_event *ev,
                                 const request_table_entry *req);
-/* The CHECK_FN_HANDLE_LEAK record ev (handles the rank never freed, of one kind and creation
- * site): reported as the leak of its kind. Errors: MG_ENOMEM. */
+/* The CHECK_EVENT_FN_HANDLE_LEAK record ev (handles the rank never freed, of one kind and creation
+ * site): reported as the leak of its kind. Errors: MG_ERROR_ENOMEM. */
 int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev);
 /* rank entered MPI_Finalize: its pending requests, unfreed communicators and windows are reported,
  * one finding per creation site with its count; after the last rank, the sends never received. */
 int lifecycle_finalized(deadlock_detector *det, int32_t rank);
-/* The record of a process that exits without MPI_Finalize (CHECK_FN_EXIT): reported, once the
+/* The record of a process that exits without MPI_Finalize (CHECK_EVENT_FN_EXIT): reported, once the
  * model has terminated the rank (call_model_terminate, which the model calls first). */
 int lifecycle_exited(deadlock_detector *det, const check_event *ev);
 
-/* The CHECK_FN_AFTER_FINALIZE record ev (an MPI call the rank made after its MPI_Finalize):
- * reported. Errors: MG_ENOMEM. */
+/* The CHECK_EVENT_FN_AFTER_FINALIZE record ev (an MPI call the rank made after its MPI_Finalize):
+ * reported. Errors: MG_ERROR_ENOMEM. */
 int lifecycle_after_finalize(deadlock_detector *det, const check_event *ev);
 /* 1 when ev is a record of an MPI call made after its rank's MPI_Finalize, which the model
  * analyses though the rank has ended (the only records that follow a Finalize). */

@@ -95,7 +95,7 @@ static int races_with(const race_window *w, const p2p_match_post *send)
 {
     return send->rank != w->taken.rank && send->comm == w->recv.comm &&
            send->peer == w->recv.rank &&
-           (w->recv.tag == CHECK_ANY_TAG || w->recv.tag == send->tag) &&
+           (w->recv.tag == CHECK_EVENT_ANY_TAG || w->recv.tag == send->tag) &&
            send->dest_seen < w->recv.seq;
 }
 
@@ -107,11 +107,13 @@ static int report(deadlock_detector *det, const race_window *w, const p2p_match_
 {
     uint32_t unused;
     if (key_map_get(&det->races->reported, w->recv.callsite, (uint64_t)w->recv.rank, &unused))
-        return MG_OK;
+        return MG_ERROR_OK;
     int rc = key_map_put(&det->races->reported, w->recv.callsite, (uint64_t)w->recv.rank, 1);
     uint64_t comm = comm_table_id(&det->comms, w->recv.comm);
-    dl_finding f = {
-        .kind = DL_MESSAGE_RACE, .time = det->last_time, .probe_rank = -1, .probe_source = -1};
+    dl_finding f = {.kind = DL_FINDING_MESSAGE_RACE,
+                    .time = det->last_time,
+                    .probe_rank = -1,
+                    .probe_source = -1};
     dl_finding_call recv = detector_state_post_call(&w->recv, comm),
                     taken = detector_state_post_call(&w->taken, comm);
     rc = rc ? rc : dl_finding_add_call(&f, &recv);
@@ -177,7 +179,7 @@ static int decided(deadlock_detector *det, const race_window *w)
     candidates c = {.w = w};
     p2p_match_each_queued_send(&det->p2p, w->recv.comm, w->recv.rank, w->recv.tag, gather, &c);
     keep_window(det->races, w);
-    return c.n ? report(det, w, c.list, c.n) : MG_OK;
+    return c.n ? report(det, w, c.list, c.n) : MG_ERROR_OK;
 }
 
 static int pairing(deadlock_detector *det, const p2p_match_pairing *pr)
@@ -185,7 +187,7 @@ static int pairing(deadlock_detector *det, const p2p_match_pairing *pr)
     message_race *mr = det->races;
     int32_t r = pr->recv.rank, q = pr->send.rank;
     const race_window *ws = &mr->windows[(size_t)r * WINDOWS_PER_RANK];
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (uint32_t i = 0; i < mr->n_windows[r] && !rc; i++) {
         const p2p_match_post *one = &pr->send;
         if (ws[i].recv.seq < pr->recv.seq && races_with(&ws[i], one))
@@ -211,11 +213,11 @@ static int pairing(deadlock_detector *det, const p2p_match_pairing *pr)
 int message_race_sync(deadlock_detector *det)
 {
     if (!det->races)
-        return MG_OK;
+        return MG_ERROR_OK;
     const p2p_match_pairing *prs;
     size_t n;
     p2p_match_drain_pairings(&det->p2p, &prs, &n);
-    int first = MG_OK;
+    int first = MG_ERROR_OK;
     for (size_t i = 0; i < n; i++) {
         int rc = pairing(det, &prs[i]);
         first = first ? first : rc;
@@ -228,7 +230,7 @@ int message_race_send_posted(deadlock_detector *det, int32_t rank, uint64_t seq,
 {
     *dest_seen = 0;
     if (!det->races)
-        return MG_OK;
+        return MG_ERROR_OK;
     int rc = message_race_sync(det);
     uint64_t *mine = seen_by(det->races, rank);
     mine[rank] = seq;
@@ -241,7 +243,7 @@ int message_race_collective(deadlock_detector *det, int32_t rank, uint64_t seq, 
 {
     message_race *mr = det->races;
     if (!mr)
-        return MG_OK;
+        return MG_ERROR_OK;
     int rc = message_race_sync(det);
     if (seq > seen_by(mr, rank)[rank])
         seen_by(mr, rank)[rank] = seq;
@@ -249,7 +251,7 @@ int message_race_collective(deadlock_detector *det, int32_t rank, uint64_t seq, 
         return rc;
     uint64_t *all = calloc((size_t)mr->world, sizeof *all);
     if (!all)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     uint32_t n = comm_table_size(&det->comms, comm);
     for (uint32_t i = 0; i < n; i++) {
         int32_t m = comm_table_member(&det->comms, comm, i);
@@ -269,7 +271,7 @@ void message_race_probe_entered(deadlock_detector *det, const check_event *ev)
     if (!det->races)
         return;
     pending_probe *pp = &det->races->probes[ev->rank];
-    pp->entered_wildcard = ev->peer == CHECK_ANY_SOURCE;
+    pp->entered_wildcard = ev->peer == CHECK_EVENT_ANY_SOURCE;
     pp->entered_tag = ev->tag;
 }
 
@@ -277,12 +279,12 @@ int message_race_probed(deadlock_detector *det, const check_event *ev, uint32_t 
 {
     message_race *mr = det->races;
     if (!mr || !mr->probes[ev->rank].entered_wildcard || ev->n_statuses == 0 ||
-        ev->statuses[0].source < 0 || (ev->func != CHECK_FN_PROBE && !ev->result))
-        return MG_OK;
+        ev->statuses[0].source < 0 || (ev->func != CHECK_EVENT_FN_PROBE && !ev->result))
+        return MG_ERROR_OK;
     int rc = message_race_sync(det);
     pending_probe *pp = &mr->probes[ev->rank];
     pp->probe = (p2p_match_post){.rank = ev->rank,
-                                 .peer = CHECK_ANY_SOURCE,
+                                 .peer = CHECK_EVENT_ANY_SOURCE,
                                  .tag = pp->entered_tag,
                                  .comm = comm,
                                  .func = ev->func,

@@ -35,11 +35,12 @@ message_race *message_race_create(int32_t world);
 void message_race_destroy(message_race *mr);
 
 /* Rank posts a send (its sequence number seq) to dest: what it knew of dest then, for the send's
- * dest_seen. Applies the matches made so far first. Errors: MG_ENOMEM (a finding lost). */
+ * dest_seen. Applies the matches made so far first. Errors: MG_ERROR_ENOMEM (a finding lost). */
 int message_race_send_posted(deadlock_detector *det, int32_t rank, uint64_t seq, int32_t dest,
                              uint64_t *dest_seen);
 /* Applies the matches the matcher made since the last call: knowledge, the wildcard receives
- * they decided, and the races they show (DL_MESSAGE_RACE findings). Errors: MG_ENOMEM. */
+ * they decided, and the races they show (DL_FINDING_MESSAGE_RACE findings). Errors:
+ * MG_ERROR_ENOMEM. */
 int message_race_sync(deadlock_detector *det);
 /* Rank entered a collective on communicator comm (comm_table index) with sequence number seq;
  * complete: its arrival completed it, and every member knows what each knew. */

@@ -43,8 +43,9 @@ static long release(const wait_graph *g, uint8_t *released)
     for (size_t v = 0; v < n; v++) {
         const wait_graph_node *x = &g->nodes[v];
         remaining[v] = g->out_start[v + 1] - g->out_start[v];
-        int seed = x->state == WG_RUNNING ||
-                   (x->state == WG_BLOCKED && x->sem == WG_AND && remaining[v] == 0);
+        int seed = x->state == WAIT_GRAPH_RUNNING ||
+                   (x->state == WAIT_GRAPH_BLOCKED && x->sem == WAIT_GRAPH_AND &&
+                    remaining[v] == 0);
         released[v] = (uint8_t)seed;
         if (seed) {
             queue[qt++] = (uint32_t)v;
@@ -54,10 +55,10 @@ static long release(const wait_graph *g, uint8_t *released)
         uint32_t v = queue[qh++];
         for (uint32_t i = in_start[v]; i < in_start[v + 1]; i++) {
             uint32_t u = preds[i];
-            if (released[u] || g->nodes[u].state != WG_BLOCKED) {
+            if (released[u] || g->nodes[u].state != WAIT_GRAPH_BLOCKED) {
                 continue;
             }
-            if (g->nodes[u].sem == WG_OR || --remaining[u] == 0) {
+            if (g->nodes[u].sem == WAIT_GRAPH_OR || --remaining[u] == 0) {
                 released[u] = 1;
                 queue[qt++] = u;
             }
@@ -78,7 +79,7 @@ static int knots(wait_graph *g, const uint8_t *released, uint8_t *status, size_t
              *call = malloc((n ? n : 1) * sizeof *call);
     uint32_t *edge = malloc((n ? n : 1) * sizeof *edge), *comp = malloc((n ? n : 1) * sizeof *comp);
     uint8_t *on_stack = calloc(n ? n : 1, 1);
-    int rc = MG_ENOMEM;
+    int rc = MG_ERROR_ENOMEM;
     if (!index || !low || !stack || !call || !edge || !comp || !on_stack) {
         goto out;
     }
@@ -160,7 +161,7 @@ static int knots(wait_graph *g, const uint8_t *released, uint8_t *status, size_t
         g->nodes[v].in_knot = (uint8_t)in;
     }
     free(not_sink);
-    rc = MG_OK;
+    rc = MG_ERROR_OK;
 out:
     free(index), free(low), free(stack), free(call), free(edge), free(comp), free(on_stack);
     return rc;
@@ -170,13 +171,14 @@ int or_knot_analyze(wait_graph *g, or_knot_result *result)
 {
     memset(result, 0, sizeof *result);
     if (!g || !g->out_start) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     uint8_t *released = malloc(g->n_nodes ? g->n_nodes : 1);
     result->status = malloc(g->n_nodes ? g->n_nodes : 1);
     long n_released = released && result->status ? release(g, released) : -1;
-    int rc = n_released < 0 ? MG_ENOMEM : knots(g, released, result->status, &result->n_knots);
-    if (rc == MG_OK) {
+    int rc = n_released < 0 ? MG_ERROR_ENOMEM
+                            : knots(g, released, result->status, &result->n_knots);
+    if (rc == MG_ERROR_OK) {
         result->n_deadlocked = g->n_nodes - (size_t)n_released;
         for (size_t v = 0; v < g->n_nodes; v++) {
             result->n_in_knot += result->status[v] == OR_KNOT_IN_KNOT;

@@ -27,8 +27,8 @@ typedef struct or_knot_result {
  * processes (an AND node needs all its successors released, an OR node one); terminated processes
  * never release. The nodes left are deadlocked; the sink strongly connected components among them
  * are the OR-knots (each node reaches every other, no OR arc leaves). O(V + E), iterative.
- * Sets g->nodes[i].in_knot. Errors: MG_EINVAL (NULL or unfinished graph), MG_ENOMEM (result
- * empty). */
+ * Sets g->nodes[i].in_knot. Errors: MG_ERROR_EINVAL (NULL or unfinished graph), MG_ERROR_ENOMEM
+ * (result empty). */
 int or_knot_analyze(wait_graph *g, or_knot_result *result);
 void or_knot_result_free(or_knot_result *result);
 

@@ -13,30 +13,31 @@
 #include "key_map.h"
 #include "type_match.h"
 
-#define P2P_NONE UINT32_MAX
+#define P2P_MATCH_NONE UINT32_MAX
 
-enum p2p_match_kind { P2P_SEND = 1, P2P_RECV = 2 };
+enum p2p_match_kind { P2P_MATCH_SEND = 1, P2P_MATCH_RECV = 2 };
 
 enum p2p_match_state {
-    P2P_FREE = 0,
-    P2P_WAITING,   /* posted; no partner available */
-    P2P_UNDECIDED, /* wildcard receive with candidate sends but no reported decision */
-    P2P_DEFERRED,  /* receive posted after an undecided wildcard of the same (rank, comm) */
-    P2P_MATCHED,
-    P2P_CANCELLED
+    P2P_MATCH_FREE = 0,
+    P2P_MATCH_WAITING,   /* posted; no partner available */
+    P2P_MATCH_UNDECIDED, /* wildcard receive with candidate sends but no reported decision */
+    P2P_MATCH_DEFERRED,  /* receive posted after an undecided wildcard of the same (rank, comm) */
+    P2P_MATCH_MATCHED,
+    P2P_MATCH_CANCELLED
 };
 
 enum p2p_match_flags {
-    P2P_F_DECIDED = 1u << 0, /* a wildcard receive whose source and tag are known */
-    P2P_F_FORCED = 1u << 1,  /* ... and the detector chose them (deciding mode, probing) */
-    P2P_F_DETACHED = 1u << 2 /* nobody refers to it: freed once matched and its partner is too */
+    P2P_MATCH_F_DECIDED = 1u << 0, /* a wildcard receive whose source and tag are known */
+    P2P_MATCH_F_FORCED = 1u << 1,  /* ... and the detector chose them (deciding mode, probing) */
+    P2P_MATCH_F_DETACHED = 1u
+                           << 2 /* nobody refers to it: freed once matched and its partner is too */
 };
 
 /* What an operation is posted with. */
 typedef struct p2p_match_post {
     int32_t rank;  /* owner: sender of a send, receiver of a receive */
-    int32_t peer;  /* destination, or source / CHECK_ANY_SOURCE */
-    int32_t tag;   /* tag, or CHECK_ANY_TAG for receives */
+    int32_t peer;  /* destination, or source / CHECK_EVENT_ANY_SOURCE */
+    int32_t tag;   /* tag, or CHECK_EVENT_ANY_TAG for receives */
     uint32_t comm; /* communicator index (comm_table) */
     uint16_t func;
     uint8_t mode; /* check_event_send_mode of a send */
@@ -67,17 +68,17 @@ typedef struct p2p_match_pairing {
 
 typedef struct p2p_match_op {
     p2p_match_post p;
-    int32_t dec_source, dec_tag; /* the decision of a wildcard receive (P2P_F_DECIDED) */
-    uint32_t partner;            /* matched op, or P2P_NONE */
+    int32_t dec_source, dec_tag; /* the decision of a wildcard receive (P2P_MATCH_F_DECIDED) */
+    uint32_t partner;            /* matched op, or P2P_MATCH_NONE */
     uint32_t owner, owner_item;  /* opaque to the matcher: the detector's back reference */
     uint32_t link_prev[4], link_next[4], queue[4];
     uint8_t kind, state, flags;
 } p2p_match_op;
 
 typedef struct p2p_match_queue {
-    uint32_t head, tail;   /* head links the free list while the queue is unused */
-    uint32_t barrier;      /* posting lists only: the earliest undecided wildcard, or P2P_NONE */
-    uint8_t is_send;       /* which map holds the key */
+    uint32_t head, tail; /* head links the free list while the queue is unused */
+    uint32_t barrier; /* posting lists only: the earliest undecided wildcard, or P2P_MATCH_NONE */
+    uint8_t is_send;  /* which map holds the key */
     uint64_t key_a, key_b; /* the key, so an emptied queue leaves the map */
 } p2p_match_queue;
 
@@ -105,25 +106,26 @@ typedef struct p2p_match {
 
 void p2p_match_init(p2p_match *pm);
 void p2p_match_free(p2p_match *pm);
-/* Deep copy (probing explores a decision on a copy). Errors: MG_ENOMEM (dst left freed). */
+/* Deep copy (probing explores a decision on a copy). Errors: MG_ERROR_ENOMEM (dst left freed). */
 int p2p_match_clone(const p2p_match *src, p2p_match *dst);
 
 /* Posts a send or receive and matches it if possible. *op gets its index. A send to / receive
- * from CHECK_PROC_NULL must not be posted (the caller completes it). Errors: MG_EINVAL, MG_ENOMEM
- * (nothing posted). */
+ * from CHECK_EVENT_PROC_NULL must not be posted (the caller completes it). Errors: MG_ERROR_EINVAL,
+ * MG_ERROR_ENOMEM (nothing posted). */
 int p2p_match_post_send(p2p_match *pm, const p2p_match_post *post, uint32_t *op);
 int p2p_match_post_recv(p2p_match *pm, const p2p_match_post *post, uint32_t *op);
 /* Applies the decision the MPI library made for receive op (status source/tag); forced marks a
- * decision the detector took itself. A repeated identical decision is accepted. Errors: MG_EINVAL
- * (not a receive, bad source), MG_ESTATE (contradicts an earlier decision), MG_ENOMEM. */
+ * decision the detector took itself. A repeated identical decision is accepted. Errors:
+ * MG_ERROR_EINVAL (not a receive, bad source), MG_ERROR_ESTATE (contradicts an earlier decision),
+ * MG_ERROR_ENOMEM. */
 int p2p_match_decide(p2p_match *pm, uint32_t op, int32_t source, int32_t tag, int forced);
 /* Removes an unmatched op from the queues (MPI_Cancel); a matched op is left alone. */
 void p2p_match_cancel(p2p_match *pm, uint32_t op);
 /* MPI refused the call that posted op: op leaves the queues (cancelled) whether or not it was
- * matched, and the op it matched, *given_back (else P2P_NONE), returns to its queues at its
+ * matched, and the op it matched, *given_back (else P2P_MATCH_NONE), returns to its queues at its
  * posting position, unmatched, and is matched again (MPI's non-overtaking order: it goes before
  * its owner's later messages); the pair's type issue, if still listed, goes too. The owner's
- * references stay valid. Errors: MG_ENOMEM (a queue could not be made: *given_back stays
+ * references stay valid. Errors: MG_ERROR_ENOMEM (a queue could not be made: *given_back stays
  * matched, to nothing). */
 int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back);
 /* The owner drops its reference: frees a cancelled op now, a matched one once its partner is
@@ -140,7 +142,7 @@ void p2p_match_drain_type_issues(p2p_match *pm, const p2p_match_type_issue **iss
  * until the next mutation. */
 void p2p_match_drain_pairings(p2p_match *pm, const p2p_match_pairing **pairings, size_t *n);
 /* Calls visit(ctx, send) for every send queued for (comm, dest) that a receive with tag (or
- * CHECK_ANY_TAG) from any source could match, oldest first. */
+ * CHECK_EVENT_ANY_TAG) from any source could match, oldest first. */
 void p2p_match_each_queued_send(const p2p_match *pm, uint32_t comm, int32_t dest, int32_t tag,
                                 void (*visit)(void *ctx, const p2p_match_post *send), void *ctx);
 

@@ -12,7 +12,7 @@
 int record_backlog_init(record_backlog *b, int32_t ranks)
 {
     if (!b || ranks <= 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     memset(b, 0, sizeof *b);
     b->free_head = BACKLOG_NONE;
@@ -21,11 +21,11 @@ int record_backlog_init(record_backlog *b, int32_t ranks)
     b->tail = malloc((size_t)ranks * sizeof(uint32_t));
     if (!b->head || !b->tail) {
         record_backlog_free(b);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     memset(b->head, 0xFF, (size_t)ranks * sizeof(uint32_t));
     memset(b->tail, 0xFF, (size_t)ranks * sizeof(uint32_t));
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void record_backlog_free(record_backlog *b)
@@ -51,7 +51,7 @@ int record_backlog_clone(const record_backlog *src, record_backlog *dst)
         dst->entries = calloc(src->cap, sizeof *dst->entries);
         if (!dst->entries) {
             record_backlog_free(dst);
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         dst->cap = src->cap;
     }
@@ -61,7 +61,7 @@ int record_backlog_clone(const record_backlog *src, record_backlog *dst)
             dst->entries[i].bytes = malloc(src->entries[i].len);
             if (!dst->entries[i].bytes) {
                 record_backlog_free(dst);
-                return MG_ENOMEM;
+                return MG_ERROR_ENOMEM;
             }
             memcpy(dst->entries[i].bytes, src->entries[i].bytes, src->entries[i].len);
         }
@@ -69,24 +69,24 @@ int record_backlog_clone(const record_backlog *src, record_backlog *dst)
     dst->free_head = src->free_head;
     dst->total = src->total;
     dst->bytes = src->bytes;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, size_t len)
 {
     if (rank < 0 || rank >= b->ranks || len > UINT32_MAX) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     memcpy(copy, bytes, len);
     uint32_t x = b->free_head;
     if (x == BACKLOG_NONE) {
         if (mg_array_reserve((void **)&b->entries, &b->cap, b->n + 1, sizeof *b->entries)) {
             free(copy);
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         x = (uint32_t)b->n++;
     } else {
@@ -101,7 +101,7 @@ int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, s
     b->tail[rank] = x;
     b->total++;
     b->bytes += len;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int record_backlog_front(const record_backlog *b, int32_t rank, const uint8_t **bytes, size_t *len)

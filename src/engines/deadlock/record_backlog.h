@@ -24,11 +24,11 @@ typedef struct record_backlog {
     size_t bytes; /* held bytes */
 } record_backlog;
 
-/* Errors: MG_EINVAL, MG_ENOMEM. */
+/* Errors: MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
 int record_backlog_init(record_backlog *b, int32_t ranks);
 void record_backlog_free(record_backlog *b);
 int record_backlog_clone(const record_backlog *src, record_backlog *dst);
-/* Appends a copy of bytes[0..len) to rank's FIFO. Errors: MG_ENOMEM (nothing appended). */
+/* Appends a copy of bytes[0..len) to rank's FIFO. Errors: MG_ERROR_ENOMEM (nothing appended). */
 int record_backlog_push(record_backlog *b, int32_t rank, const uint8_t *bytes, size_t len);
 /* The oldest held record of rank: 1 with *bytes and *len (valid until the next pop/push), or 0. */
 int record_backlog_front(const record_backlog *b, int32_t rank, const uint8_t **bytes, size_t *len);

@@ -31,33 +31,33 @@ int request_table_clone(const request_table *src, request_table *dst)
         dst->reqs = malloc(src->cap * sizeof *src->reqs);
         if (!dst->reqs) {
             key_map_init(&dst->index);
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         memcpy(dst->reqs, src->reqs, src->n * sizeof *src->reqs);
     }
     if (key_map_clone(&src->index, &dst->index)) {
         request_table_free(dst);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int request_table_add(request_table *rt, int32_t rank, uint64_t id, request_table_entry **out)
 {
     uint32_t slot;
     if (key_map_get(&rt->index, (uint32_t)rank, id, &slot)) {
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     }
     if (rt->free_head != REQ_NONE) {
         slot = rt->free_head;
     } else {
         if (mg_array_reserve((void **)&rt->reqs, &rt->cap, rt->n + 1, sizeof *rt->reqs)) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         slot = (uint32_t)rt->n;
     }
     if (key_map_put(&rt->index, (uint32_t)rank, id, slot)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     if (slot == rt->free_head) {
         rt->free_head = rt->reqs[slot].next_free;
@@ -68,10 +68,10 @@ int request_table_add(request_table *rt, int32_t rank, uint64_t id, request_tabl
     memset(r, 0, sizeof *r);
     r->id = id;
     r->rank = rank;
-    r->op = P2P_NONE;
+    r->op = P2P_MATCH_NONE;
     rt->live++;
     *out = r;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 request_table_entry *request_table_find(request_table *rt, int32_t rank, uint64_t id)
@@ -83,7 +83,7 @@ request_table_entry *request_table_find(request_table *rt, int32_t rank, uint64_
 void request_table_remove(request_table *rt, request_table_entry *req)
 {
     key_map_remove(&rt->index, (uint32_t)req->rank, req->id);
-    req->kind = REQ_FREE;
+    req->kind = REQUEST_TABLE_FREE;
     req->next_free = rt->free_head;
     rt->free_head = (uint32_t)(req - rt->reqs);
     rt->live--;

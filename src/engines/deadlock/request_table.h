@@ -13,12 +13,13 @@
 #include "p2p_match.h"
 
 enum request_table_kind {
-    REQ_FREE = 0,
-    REQ_P2P,      /* completes with p2p op `op` */
-    REQ_COLL,     /* completes with slot `slot` of communicator `comm` */
-    REQ_DONE,     /* complete already (buffered send, Imrecv, PROC_NULL peer) */
-    REQ_INACTIVE, /* persistent, not started */
-    REQ_GREQ      /* generalized: complete once its MPI_Grequest_complete is fed (REQ_DONE) */
+    REQUEST_TABLE_FREE = 0,
+    REQUEST_TABLE_P2P,      /* completes with p2p op `op` */
+    REQUEST_TABLE_COLL,     /* completes with slot `slot` of communicator `comm` */
+    REQUEST_TABLE_DONE,     /* complete already (buffered send, Imrecv, PROC_NULL peer) */
+    REQUEST_TABLE_INACTIVE, /* persistent, not started */
+    REQUEST_TABLE_GREQ      /* generalized: complete once its MPI_Grequest_complete is fed
+                               (REQUEST_TABLE_DONE) */
 };
 
 typedef struct request_table_entry {
@@ -28,11 +29,11 @@ typedef struct request_table_entry {
     uint8_t persistent;
     uint8_t is_send; /* persistent template: a send (else a receive) */
     /* op was posted by the call the rank is in, which MPI may still refuse (call_model.c): it is
-     * referred to until that call's exit, a buffered send's too (REQ_DONE) */
+     * referred to until that call's exit, a buffered send's too (REQUEST_TABLE_DONE) */
     uint8_t in_call;
-    uint32_t op;          /* REQ_P2P */
-    uint32_t comm;        /* REQ_COLL */
-    uint64_t slot;        /* REQ_COLL */
+    uint32_t op;          /* REQUEST_TABLE_P2P */
+    uint32_t comm;        /* REQUEST_TABLE_COLL */
+    uint64_t slot;        /* REQUEST_TABLE_COLL */
     p2p_match_post start; /* persistent: what Start posts */
     /* persistent: seq of its last Start held behind the rank's wait (0: none). A completion fed
      * after it names the incarnation that Start posts, not an op posted before (call_model.c). */
@@ -56,7 +57,7 @@ void request_table_init(request_table *rt);
 void request_table_free(request_table *rt);
 int request_table_clone(const request_table *src, request_table *dst);
 /* Creates request (rank, id), zeroed except id/rank; *out points at it until the next add.
- * Errors: MG_ESTATE (the id is live on that rank), MG_ENOMEM. */
+ * Errors: MG_ERROR_ESTATE (the id is live on that rank), MG_ERROR_ENOMEM. */
 int request_table_add(request_table *rt, int32_t rank, uint64_t id, request_table_entry **out);
 /* The live request (rank, id), or NULL. */
 request_table_entry *request_table_find(request_table *rt, int32_t rank, uint64_t id);

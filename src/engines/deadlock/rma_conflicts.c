@@ -23,7 +23,7 @@ enum { FORGET_FIRST = 64 };
 typedef struct rma_access {
     int32_t origin, target; /* world ranks */
     uint16_t func;
-    uint32_t op;           /* an atomic access's op (CHECK_OP_*), else CHECK_OP_NULL */
+    uint32_t op;           /* an atomic access's op (CHECK_EVENT_OP_*), else CHECK_EVENT_OP_NULL */
     uint64_t basic;        /* an atomic access's one basic type (type_period), else 0: unknown */
     int64_t first, end;    /* bytes [first, end) of the target's window */
     uint32_t epoch, fence; /* the origin's epoch; its fence epoch, or NOT_FENCED */
@@ -127,36 +127,36 @@ static int add_window(rma_conflicts *rc, uint32_t comm, uint32_t size, rma_windo
 {
     if (mg_array_reserve((void **)&rc->windows, &rc->cap_windows, rc->n_windows + 1,
                          sizeof *rc->windows))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     rma_window *w = &rc->windows[rc->n_windows];
     *w = (rma_window){.comm = comm,
                       .size = size,
                       .members = calloc(size, sizeof *w->members),
                       .forget_at = FORGET_FIRST};
     if (!w->members)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     rc->n_windows++;
     *out = w;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int is_constructor(uint16_t func)
 {
-    return func == CHECK_FN_WIN_CREATE || func == CHECK_FN_WIN_ALLOCATE ||
-           func == CHECK_FN_WIN_CREATE_DYNAMIC;
+    return func == CHECK_EVENT_FN_WIN_CREATE || func == CHECK_EVENT_FN_WIN_ALLOCATE ||
+           func == CHECK_EVENT_FN_WIN_CREATE_DYNAMIC;
 }
 
 static int is_access(uint16_t func)
 {
     switch (func) {
-    case CHECK_FN_PUT:
-    case CHECK_FN_RPUT:
-    case CHECK_FN_GET:
-    case CHECK_FN_RGET:
-    case CHECK_FN_ACCUMULATE:
-    case CHECK_FN_GET_ACCUMULATE:
-    case CHECK_FN_FETCH_AND_OP:
-    case CHECK_FN_COMPARE_AND_SWAP:
+    case CHECK_EVENT_FN_PUT:
+    case CHECK_EVENT_FN_RPUT:
+    case CHECK_EVENT_FN_GET:
+    case CHECK_EVENT_FN_RGET:
+    case CHECK_EVENT_FN_ACCUMULATE:
+    case CHECK_EVENT_FN_GET_ACCUMULATE:
+    case CHECK_EVENT_FN_FETCH_AND_OP:
+    case CHECK_EVENT_FN_COMPARE_AND_SWAP:
         return 1;
     default:
         return 0;
@@ -166,15 +166,15 @@ static int is_access(uint16_t func)
 static int is_sync(uint16_t func)
 {
     switch (func) {
-    case CHECK_FN_WIN_FENCE:
-    case CHECK_FN_WIN_POST:
-    case CHECK_FN_WIN_START:
-    case CHECK_FN_WIN_COMPLETE:
-    case CHECK_FN_WIN_WAIT:
-    case CHECK_FN_WIN_LOCK:
-    case CHECK_FN_WIN_UNLOCK:
-    case CHECK_FN_WIN_LOCK_ALL:
-    case CHECK_FN_WIN_UNLOCK_ALL:
+    case CHECK_EVENT_FN_WIN_FENCE:
+    case CHECK_EVENT_FN_WIN_POST:
+    case CHECK_EVENT_FN_WIN_START:
+    case CHECK_EVENT_FN_WIN_COMPLETE:
+    case CHECK_EVENT_FN_WIN_WAIT:
+    case CHECK_EVENT_FN_WIN_LOCK:
+    case CHECK_EVENT_FN_WIN_UNLOCK:
+    case CHECK_EVENT_FN_WIN_LOCK_ALL:
+    case CHECK_EVENT_FN_WIN_UNLOCK_ALL:
         return 1;
     default:
         return 0;
@@ -184,7 +184,7 @@ static int is_sync(uint16_t func)
 /* The passive-target calls that complete the caller's accesses at the target. */
 static int is_completion(uint16_t func)
 {
-    return func == CHECK_FN_WIN_FLUSH || func == CHECK_FN_WIN_FLUSH_ALL;
+    return func == CHECK_EVENT_FN_WIN_FLUSH || func == CHECK_EVENT_FN_WIN_FLUSH_ALL;
 }
 
 /* Whether the origin's call ev completes its accesses at world rank target (MPI 3.1 §11.5.4: a
@@ -192,11 +192,11 @@ static int is_completion(uint16_t func)
 static int completes(const check_event *ev, int32_t target)
 {
     switch (ev->func) {
-    case CHECK_FN_WIN_UNLOCK:
-    case CHECK_FN_WIN_FLUSH:
+    case CHECK_EVENT_FN_WIN_UNLOCK:
+    case CHECK_EVENT_FN_WIN_FLUSH:
         return ev->peer == target;
-    case CHECK_FN_WIN_UNLOCK_ALL:
-    case CHECK_FN_WIN_FLUSH_ALL:
+    case CHECK_EVENT_FN_WIN_UNLOCK_ALL:
+    case CHECK_EVENT_FN_WIN_FLUSH_ALL:
         return 1;
     default:
         return 0;
@@ -205,12 +205,12 @@ static int completes(const check_event *ev, int32_t target)
 
 static int writes(const rma_access *a)
 {
-    return a->func == CHECK_FN_PUT || a->func == CHECK_FN_RPUT;
+    return a->func == CHECK_EVENT_FN_PUT || a->func == CHECK_EVENT_FN_RPUT;
 }
 
 static int atomic(const rma_access *a)
 {
-    return a->op != CHECK_OP_NULL;
+    return a->op != CHECK_EVENT_OP_NULL;
 }
 
 /* Whether a and b, overlapping, may not run in one epoch: atomic accesses agree with the same op
@@ -222,11 +222,11 @@ static int conflict(const rma_access *a, const rma_access *b)
     if (writes(a) || writes(b))
         return 1;
     if (atomic(a) && atomic(b))
-        return (a->op != b->op && a->op != CHECK_OP_NO_OP && b->op != CHECK_OP_NO_OP) ||
+        return (a->op != b->op && a->op != CHECK_EVENT_OP_NO_OP && b->op != CHECK_EVENT_OP_NO_OP) ||
                (a->basic && b->basic && a->basic != b->basic);
     if (!atomic(a) && !atomic(b))
         return 0; /* two reads */
-    return (atomic(a) ? a : b)->op != CHECK_OP_NO_OP;
+    return (atomic(a) ? a : b)->op != CHECK_EVENT_OP_NO_OP;
 }
 
 /* Of an earlier access a and b of another origin, both under shared locks: b's origin heard of
@@ -280,10 +280,10 @@ static dl_finding_call call_of(const rma_access *a, uint64_t comm_id)
 {
     return (dl_finding_call){.rank = a->origin,
                              .func = a->func,
-                             .state = WG_RUNNING,
+                             .state = WAIT_GRAPH_RUNNING,
                              .comm = comm_id,
                              .peer = a->target,
-                             .root = CHECK_NO_ROOT,
+                             .root = CHECK_EVENT_NO_ROOT,
                              .op = a->op,
                              .callsite = a->callsite};
 }
@@ -291,9 +291,9 @@ static dl_finding_call call_of(const rma_access *a, uint64_t comm_id)
 static int report(deadlock_detector *det, const rma_access *earlier, const rma_access *a,
                   uint64_t comm_id)
 {
-    dl_finding f = {.kind = DL_INVALID_ARGUMENTS,
+    dl_finding f = {.kind = DL_FINDING_INVALID_ARGUMENTS,
                     .time = det->last_time,
-                    .problem = USAGE_RMA_CONFLICT,
+                    .problem = USAGE_ARGS_RMA_CONFLICT,
                     .probe_rank = -1,
                     .probe_source = -1};
     dl_finding_call first = call_of(earlier, comm_id), second = call_of(a, comm_id);
@@ -321,9 +321,9 @@ static void close_fence_epochs(rma_window *w, uint32_t fence)
 static int polled(const check_event *ev)
 {
     const check_event_func_info *info = check_event_func_describe(ev->func);
-    return ev->kind == CHECK_EV_EXIT &&
-           ((info->klass == CHECK_CLASS_TEST && (ev->result || ev->n_statuses)) ||
-            (info->klass == CHECK_CLASS_IPROBE && ev->result));
+    return ev->kind == CHECK_EVENT_EV_EXIT &&
+           ((info->klass == CHECK_EVENT_CLASS_TEST && (ev->result || ev->n_statuses)) ||
+            (info->klass == CHECK_EVENT_CLASS_IPROBE && ev->result));
 }
 
 static void mark_unsure(deadlock_detector *det, rma_conflicts *rc, int32_t rank)
@@ -358,15 +358,15 @@ static int access(deadlock_detector *det, rma_window *w, const rma_access *a, ui
     }
     if (mg_array_reserve((void **)&w->accesses, &w->cap_accesses, w->n_accesses + 1,
                          sizeof *w->accesses))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     w->accesses[w->n_accesses++] = *a;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* A Win_post of member m (world rank `rank`) opens its next exposure epoch: the accesses of its
  * earlier ones go (every origin completed them: the model held this post behind the Win_wait
  * that waited for it), and each origin of its group is exposed to the new one. Errors:
- * MG_ENOMEM (the exposure is not kept: its accesses are compared per origin only). */
+ * MG_ERROR_ENOMEM (the exposure is not kept: its accesses are compared per origin only). */
 static int posted(deadlock_detector *det, rma_window *w, rma_member *m, int32_t rank,
                   const check_event *ev)
 {
@@ -377,12 +377,12 @@ static int posted(deadlock_detector *det, rma_window *w, rma_member *m, int32_t 
     w->n_accesses = kept;
     m->posts++;
     if (!m->exposed_to && !(m->exposed_to = calloc(w->size, sizeof *m->exposed_to)))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     uint32_t origin;
     for (uint32_t i = 0; i < ev->n_ranks; i++)
         if (comm_table_local(&det->comms, w->comm, ev->ranks[i], &origin))
             m->exposed_to[origin] = m->posts;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The caller's accesses outside fence and exposure epochs that ev completes are done; those that
@@ -403,24 +403,24 @@ static void completed(rma_window *w, const check_event *ev, int ends)
     w->n_accesses = kept;
 }
 
-/* The caller's lock state after its lock call ev. Errors: MG_ENOMEM (its locks are then taken
+/* The caller's lock state after its lock call ev. Errors: MG_ERROR_ENOMEM (its locks are then taken
  * for exclusive ones: its accesses are compared per origin only). */
 static int locked(deadlock_detector *det, rma_window *w, rma_member *m, const check_event *ev)
 {
     uint32_t target;
-    if (ev->func == CHECK_FN_WIN_LOCK_ALL || ev->func == CHECK_FN_WIN_UNLOCK_ALL) {
-        m->lock_all = ev->func == CHECK_FN_WIN_LOCK_ALL;
-        return MG_OK;
+    if (ev->func == CHECK_EVENT_FN_WIN_LOCK_ALL || ev->func == CHECK_EVENT_FN_WIN_UNLOCK_ALL) {
+        m->lock_all = ev->func == CHECK_EVENT_FN_WIN_LOCK_ALL;
+        return MG_ERROR_OK;
     }
-    if ((ev->func != CHECK_FN_WIN_LOCK && ev->func != CHECK_FN_WIN_UNLOCK) || ev->peer < 0 ||
-        !comm_table_local(&det->comms, w->comm, ev->peer, &target))
-        return MG_OK;
+    if ((ev->func != CHECK_EVENT_FN_WIN_LOCK && ev->func != CHECK_EVENT_FN_WIN_UNLOCK) ||
+        ev->peer < 0 || !comm_table_local(&det->comms, w->comm, ev->peer, &target))
+        return MG_ERROR_OK;
     if (!m->lock_on && !(m->lock_on = calloc(w->size, sizeof *m->lock_on)))
-        return MG_ENOMEM;
-    m->lock_on[target] = ev->func == CHECK_FN_WIN_UNLOCK   ? UNLOCKED
-                         : ev->count == RMA_LOCK_EXCLUSIVE ? LOCKED_EXCLUSIVE
-                                                           : LOCKED_SHARED;
-    return MG_OK;
+        return MG_ERROR_ENOMEM;
+    m->lock_on[target] = ev->func == CHECK_EVENT_FN_WIN_UNLOCK ? UNLOCKED
+                         : ev->count == RMA_LOCKS_EXCLUSIVE    ? LOCKED_EXCLUSIVE
+                                                               : LOCKED_SHARED;
+    return MG_ERROR_OK;
 }
 
 /* A synchronization call ends the caller's epoch. */
@@ -432,11 +432,11 @@ static int synchronized(deadlock_detector *det, rma_window *w, rma_member *m, in
     if (rc)
         return rc;
     m->epoch++;
-    m->fenced = ev->func == CHECK_FN_WIN_FENCE;
+    m->fenced = ev->func == CHECK_EVENT_FN_WIN_FENCE;
     m->fences += m->fenced;
-    if (ev->func == CHECK_FN_WIN_START || ev->func == CHECK_FN_WIN_COMPLETE)
-        m->started = ev->func == CHECK_FN_WIN_START;
-    return ev->func == CHECK_FN_WIN_POST ? posted(det, w, m, rank, ev) : MG_OK;
+    if (ev->func == CHECK_EVENT_FN_WIN_START || ev->func == CHECK_EVENT_FN_WIN_COMPLETE)
+        m->started = ev->func == CHECK_EVENT_FN_WIN_START;
+    return ev->func == CHECK_EVENT_FN_WIN_POST ? posted(det, w, m, rank, ev) : MG_ERROR_OK;
 }
 
 int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
@@ -444,46 +444,46 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
     rma_conflicts *rc = det->rma;
     uint32_t comm, local, target;
     if (!rc)
-        return MG_OK;
+        return MG_ERROR_OK;
     /* the capture module numbers a rank's records one by one */
     if (polled(ev) || ev->seq != rc->last_seq[ev->rank] + 1)
         mark_unsure(det, rc, ev->rank);
     rc->last_seq[ev->rank] = ev->seq;
-    if (is_constructor(ev->func) && ev->kind == CHECK_EV_ENTER) {
+    if (is_constructor(ev->func) && ev->kind == CHECK_EVENT_EV_ENTER) {
         rc->entered_unit[ev->rank] = ev->count;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    int made = is_constructor(ev->func) && ev->kind == CHECK_EV_EXIT;
+    int made = is_constructor(ev->func) && ev->kind == CHECK_EVENT_EV_EXIT;
     uint64_t id = made ? ev->aux : ev->comm;
     if (!(made || is_sync(ev->func) || is_completion(ev->func) || is_access(ev->func) ||
-          ev->func == CHECK_FN_WIN_FREE) ||
-        comm_table_lookup(&det->comms, id, &comm) != MG_OK ||
+          ev->func == CHECK_EVENT_FN_WIN_FREE) ||
+        comm_table_lookup(&det->comms, id, &comm) != MG_ERROR_OK ||
         !comm_table_local(&det->comms, comm, ev->rank, &local))
-        return MG_OK;
+        return MG_ERROR_OK;
     rma_window *w = find_window(rc, comm);
-    if (ev->func == CHECK_FN_WIN_FREE) {
-        if (w && ev->kind == CHECK_EV_EXIT)
+    if (ev->func == CHECK_EVENT_FN_WIN_FREE) {
+        if (w && ev->kind == CHECK_EVENT_EV_EXIT)
             drop_window(rc, (size_t)(w - rc->windows));
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (!w && add_window(rc, comm, comm_table_size(&det->comms, comm), &w))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     rma_member *m = &w->members[local];
     if (made) {
         m->disp_unit = rc->entered_unit[ev->rank];
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    if (ev->kind != CHECK_EV_ENTER)
-        return MG_OK;
+    if (ev->kind != CHECK_EVENT_EV_ENTER)
+        return MG_ERROR_OK;
     if (is_sync(ev->func))
         return synchronized(det, w, m, ev->rank, ev);
     if (is_completion(ev->func)) {
         completed(w, ev, 0);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (ev->peer < 0 || ev->peer >= det->world ||
         !comm_table_local(&det->comms, comm, ev->peer, &target))
-        return MG_OK; /* MPI_PROC_NULL */
+        return MG_ERROR_OK; /* MPI_PROC_NULL */
     /* the target's constructor exit may not be analysed yet: its entry gave the same unit */
     int64_t unit = w->members[target].disp_unit ? w->members[target].disp_unit
                                                 : rc->entered_unit[ev->peer];
@@ -493,7 +493,7 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
                     .target = ev->peer,
                     .func = ev->func,
                     .op = ev->op,
-                    .basic = ev->flags & CHECK_FLAG_TYPE_UNIFORM ? ev->type_period : 0,
+                    .basic = ev->flags & CHECK_EVENT_FLAG_TYPE_UNIFORM ? ev->type_period : 0,
                     .first = first,
                     .end = first + ev->count,
                     .epoch = m->epoch,
@@ -505,8 +505,8 @@ int rma_conflicts_record(deadlock_detector *det, const check_event *ev)
     a.shared = det->races && !m->fenced && !m->started && !m->unsure &&
                (m->lock_all || (m->lock_on && m->lock_on[target] == LOCKED_SHARED));
     if (ev->count <= 0)
-        return MG_OK;
-    int synced = a.shared ? message_race_sync(det) : MG_OK;
+        return MG_ERROR_OK;
+    int synced = a.shared ? message_race_sync(det) : MG_ERROR_OK;
     int kept = access(det, w, &a, comm_table_id(&det->comms, comm));
     return synced ? synced : kept;
 }

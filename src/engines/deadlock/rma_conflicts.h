@@ -25,7 +25,7 @@
  * an access carries the target in peer, its displacement (the target's units) in aux, the bytes
  * its target datatype spans from its true lower bound in count, that lower bound in tag2, and the
  * op of an atomic access in op, with its target signature (type_period and
- * CHECK_FLAG_TYPE_UNIFORM when the type is made of one basic type). The state lives in the
+ * CHECK_EVENT_FLAG_TYPE_UNIFORM when the type is made of one basic type). The state lives in the
  * detector; a probing copy has none. A flush record carries its target in peer. Design:
  * docs/design/check-classes.md "One-sided communication". */
 #ifndef RMA_CONFLICTS_H
@@ -43,9 +43,9 @@ rma_conflicts *rma_conflicts_create(int32_t world);
 void rma_conflicts_destroy(rma_conflicts *rc);
 
 /* Applies one record (after the model did): a window constructor's entry and exit, a
- * synchronization call, a flush, an access (a DL_INVALID_ARGUMENTS finding of USAGE_RMA_CONFLICT
- * naming both calls when it conflicts with an earlier one), Win_free's exit. Other records are
- * ignored. Errors: MG_ENOMEM (a finding or an access lost). */
+ * synchronization call, a flush, an access (a DL_FINDING_INVALID_ARGUMENTS finding of
+ * USAGE_ARGS_RMA_CONFLICT naming both calls when it conflicts with an earlier one), Win_free's
+ * exit. Other records are ignored. Errors: MG_ERROR_ENOMEM (a finding or an access lost). */
 int rma_conflicts_record(deadlock_detector *det, const check_event *ev);
 
 #endif

@@ -11,20 +11,20 @@
 
 /* What a call does to the epochs of its window. */
 typedef enum rma_epochs_action {
-    RMA_FENCE = 0,  /* MPI_Win_fence without MPI_MODE_NOSUCCEED: ends an epoch, opens one */
-    RMA_FENCE_LAST, /* MPI_Win_fence with MPI_MODE_NOSUCCEED: ends the fence epoch only */
-    RMA_START,      /* opens an access epoch (PSCW) */
-    RMA_COMPLETE,   /* ends it */
-    RMA_POST,       /* opens an exposure epoch */
-    RMA_WAIT,       /* ends it */
-    RMA_LOCK,       /* opens a passive-target epoch on one target */
-    RMA_UNLOCK,     /* ends it */
-    RMA_LOCK_ALL,   /* opens a passive-target epoch on every target */
-    RMA_UNLOCK_ALL, /* ends it */
-    RMA_ACCESS,     /* Put, Get, Accumulate, ... to one target */
-    RMA_FLUSH,      /* Win_flush, Win_flush_local to one target: needs its lock or Lock_all */
-    RMA_FLUSH_ALL,  /* Win_flush_all, Win_flush_local_all: need a lock or Lock_all */
-    RMA_FREE        /* MPI_Win_free: every epoch must be closed */
+    RMA_EPOCHS_FENCE = 0,  /* MPI_Win_fence without MPI_MODE_NOSUCCEED: ends an epoch, opens one */
+    RMA_EPOCHS_FENCE_LAST, /* MPI_Win_fence with MPI_MODE_NOSUCCEED: ends the fence epoch only */
+    RMA_EPOCHS_START,      /* opens an access epoch (PSCW) */
+    RMA_EPOCHS_COMPLETE,   /* ends it */
+    RMA_EPOCHS_POST,       /* opens an exposure epoch */
+    RMA_EPOCHS_WAIT,       /* ends it */
+    RMA_EPOCHS_LOCK,       /* opens a passive-target epoch on one target */
+    RMA_EPOCHS_UNLOCK,     /* ends it */
+    RMA_EPOCHS_LOCK_ALL,   /* opens a passive-target epoch on every target */
+    RMA_EPOCHS_UNLOCK_ALL, /* ends it */
+    RMA_EPOCHS_ACCESS,     /* Put, Get, Accumulate, ... to one target */
+    RMA_EPOCHS_FLUSH,     /* Win_flush, Win_flush_local to one target: needs its lock or Lock_all */
+    RMA_EPOCHS_FLUSH_ALL, /* Win_flush_all, Win_flush_local_all: need a lock or Lock_all */
+    RMA_EPOCHS_FREE       /* MPI_Win_free: every epoch must be closed */
 } rma_epochs_action;
 
 /* The epochs one rank has open on one window. `locked` is caller storage of `targets` bytes (one
@@ -38,10 +38,11 @@ typedef struct rma_epochs {
     int32_t targets;
 } rma_epochs;
 
-/* Applies `action` (on `target`, a rank of the window's group, for RMA_LOCK, RMA_UNLOCK,
- * RMA_ACCESS and RMA_FLUSH) and returns the problem it shows, or USAGE_OK. A call with a problem
- * changes no state, except that an epoch opened twice stays open once. A target outside the group
- * (an argument error MPI reports, or MPI_PROC_NULL) is not checked. O(1), allocation-free. */
+/* Applies `action` (on `target`, a rank of the window's group, for RMA_EPOCHS_LOCK,
+ * RMA_EPOCHS_UNLOCK, RMA_EPOCHS_ACCESS and RMA_EPOCHS_FLUSH) and returns the problem it shows, or
+ * USAGE_ARGS_OK. A call with a problem changes no state, except that an epoch opened twice stays
+ * open once. A target outside the group (an argument error MPI reports, or MPI_PROC_NULL) is not
+ * checked. O(1), allocation-free. */
 usage_args_problem rma_epochs_step(rma_epochs *w, rma_epochs_action action, int32_t target);
 
 #endif

@@ -18,14 +18,14 @@
 #include "check_event.h"
 
 /* The lock type a Win_lock record carries in `count` (Win_lock_all's is shared). */
-enum { RMA_LOCK_SHARED = 0, RMA_LOCK_EXCLUSIVE = 1 };
+enum { RMA_LOCKS_SHARED = 0, RMA_LOCKS_EXCLUSIVE = 1 };
 /* The target of Win_lock_all's hold and request: every member of the window. */
-#define RMA_LOCK_EVERY_TARGET (-1)
+#define RMA_LOCKS_EVERY_TARGET (-1)
 
 /* One lock a rank holds. */
 typedef struct rma_locks_hold {
     uint32_t comm;        /* comm_table index of the window's id */
-    int32_t target, rank; /* world ranks; target RMA_LOCK_EVERY_TARGET for Lock_all */
+    int32_t target, rank; /* world ranks; target RMA_LOCKS_EVERY_TARGET for Lock_all */
     uint8_t exclusive;
 } rma_locks_hold;
 
@@ -38,7 +38,7 @@ typedef struct rma_locks {
 /* A lock request as the model waits on it. */
 typedef struct rma_locks_request {
     uint32_t comm;
-    int32_t target, rank; /* target RMA_LOCK_EVERY_TARGET for Lock_all */
+    int32_t target, rank; /* target RMA_LOCKS_EVERY_TARGET for Lock_all */
     uint8_t exclusive;
 } rma_locks_request;
 
@@ -49,13 +49,14 @@ int rma_locks_about(uint16_t func);
 int rma_locks_request_of(const check_event *ev, uint32_t comm, rma_locks_request *req);
 /* Applies a record of the window comm: the exit of a granted Win_lock or Win_lock_all adds the
  * caller's hold, the entry of Win_unlock or Win_unlock_all and the exit of Win_free drop it.
- * Other records are ignored. Errors: MG_ENOMEM (the hold is not kept: its waiters get no arc). */
+ * Other records are ignored. Errors: MG_ERROR_ENOMEM (the hold is not kept: its waiters get no
+ * arc). */
 int rma_locks_record(rma_locks *l, uint32_t comm, const check_event *ev);
 /* The next holder at or after *from whose lock conflicts with req: 1, its world rank in *holder
  * and *from past it; 0 when there is none. Start with *from = 0. */
 int rma_locks_next_blocker(const rma_locks *l, const rma_locks_request *req, size_t *from,
                            int32_t *holder);
-/* A deep copy into *dst (for probing). Errors: MG_ENOMEM (*dst empty). */
+/* A deep copy into *dst (for probing). Errors: MG_ERROR_ENOMEM (*dst empty). */
 int rma_locks_clone(const rma_locks *src, rma_locks *dst);
 void rma_locks_free(rma_locks *l);
 

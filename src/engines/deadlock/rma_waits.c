@@ -10,16 +10,16 @@ enum { TAG_POSTED = 1, TAG_COMPLETED = 2 };
 int rma_waits_role(uint16_t func, rma_waits_role_kind *role)
 {
     switch (func) {
-    case CHECK_FN_WIN_POST:
+    case CHECK_EVENT_FN_WIN_POST:
         *role = (rma_waits_role_kind){.waits = 0, .tag = TAG_POSTED};
         return 1;
-    case CHECK_FN_WIN_START:
+    case CHECK_EVENT_FN_WIN_START:
         *role = (rma_waits_role_kind){.waits = 1, .tag = TAG_POSTED};
         return 1;
-    case CHECK_FN_WIN_COMPLETE:
+    case CHECK_EVENT_FN_WIN_COMPLETE:
         *role = (rma_waits_role_kind){.waits = 0, .tag = TAG_COMPLETED};
         return 1;
-    case CHECK_FN_WIN_WAIT:
+    case CHECK_EVENT_FN_WIN_WAIT:
         *role = (rma_waits_role_kind){.waits = 1, .tag = TAG_COMPLETED};
         return 1;
     default:

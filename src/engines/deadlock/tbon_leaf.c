@@ -23,7 +23,7 @@
 
 /* The matcher's owner_item of a nonblocking call's op (and of a call posted while its rank has
  * some): its pair is decided once both ranks report it complete (leaf_slot); a blocking call's op
- * keeps P2P_NONE until it is matched, then joins its rank's window (resolve). */
+ * keeps P2P_MATCH_NONE until it is matched, then joins its rank's window (resolve). */
 #define LEAF_SLOT_OP 1u
 
 /* NOT_SLOT: a record of no slot, decided as the stage decides any other (record_fate) */
@@ -37,7 +37,7 @@ enum leaf_fate { FATE_OPEN, FATE_DROP, FATE_UP, NOT_SLOT };
 typedef struct leaf_slot {
     uint64_t request;             /* its request id; 0: blocking, complete at its exit */
     uint64_t entry_seq, exit_seq; /* exit_seq 0 until its exit came */
-    uint32_t op;                  /* the matcher's, P2P_NONE once the fate is decided */
+    uint32_t op;                  /* the matcher's, P2P_MATCH_NONE once the fate is decided */
     int32_t peer;
     uint16_t func; /* its exit's too */
     uint8_t done, fate;
@@ -51,7 +51,7 @@ typedef struct leaf_rank {
     /* exit of the last call passed up that the stage above may still hold the rank in (0: none):
      * while it waits for the answer (tbon_leaf_completed), the rank's later records are held */
     uint64_t awaited_exit;
-    uint32_t posted;  /* the matcher's op of the held call, or P2P_NONE */
+    uint32_t posted;  /* the matcher's op of the held call, or P2P_MATCH_NONE */
     uint32_t awaited; /* calls of other ranks posted to the matcher with this rank as peer */
     uint8_t tainted;  /* its point-to-point calls go up unmatched (passed through) */
     uint8_t parked;   /* the held head is the entry of the collective the share is gathering */
@@ -107,11 +107,11 @@ int tbon_leaf_create(int32_t world_size, const int32_t *ranks, int32_t count,
                      tbon_leaf_pass_fn pass, void *ctx, tbon_leaf **out)
 {
     if (!out || !pass || !ranks || world_size <= 0 || count <= 0 || count > world_size) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     for (int32_t i = 0; i < count; i++) {
         if (ranks[i] < (i ? ranks[i - 1] + 1 : 0) || ranks[i] >= world_size) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
     }
     tbon_leaf *leaf = calloc(1, sizeof *leaf);
@@ -119,7 +119,7 @@ int tbon_leaf_create(int32_t world_size, const int32_t *ranks, int32_t count,
         !(leaf->share = malloc((size_t)count * sizeof *leaf->share)) ||
         !(leaf->place = malloc((size_t)world_size * sizeof *leaf->place))) {
         tbon_leaf_destroy(leaf);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     leaf->world = world_size;
     leaf->count = count;
@@ -130,12 +130,12 @@ int tbon_leaf_create(int32_t world_size, const int32_t *ranks, int32_t count,
         leaf->place[r] = -1;
     }
     for (int32_t i = 0; i < count; i++) {
-        leaf->ranks[i].posted = P2P_NONE;
+        leaf->ranks[i].posted = P2P_MATCH_NONE;
         leaf->place[ranks[i]] = i;
     }
     p2p_match_init(&leaf->matcher);
     *out = leaf;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int32_t tbon_leaf_share_place(const int32_t *ranks, int32_t n, int32_t rank)
@@ -176,13 +176,13 @@ void tbon_leaf_destroy(tbon_leaf *leaf)
 static int known_comm(const tbon_leaf *leaf, uint64_t comm, uint32_t *index)
 {
     *index = LEAF_WORLD_INDEX;
-    for (uint32_t i = 0; comm != CHECK_COMM_WORLD && i < leaf->n_comms; i++) {
+    for (uint32_t i = 0; comm != CHECK_EVENT_COMM_WORLD && i < leaf->n_comms; i++) {
         if (leaf->comms[i] == comm) {
             *index = i + 1;
             return 1;
         }
     }
-    return comm == CHECK_COMM_WORLD;
+    return comm == CHECK_EVENT_COMM_WORLD;
 }
 
 /* The exit record of a constructor (ev) of an intracommunicator whose members it lists: the stage
@@ -196,9 +196,10 @@ static void note_comm(tbon_leaf *leaf, const check_event *ev)
 {
     uint32_t known;
     const check_event_func_info *info = check_event_func_describe(ev->func);
-    if (ev->kind == CHECK_EV_EXIT && info && info->creates_comm && ev->aux != CHECK_COMM_NULL &&
-        !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->n_ranks && ev->n_local == ev->n_ranks &&
-        leaf->n_comms < COMMS_MAX && !known_comm(leaf, ev->aux, &known)) {
+    if (ev->kind == CHECK_EVENT_EV_EXIT && info && info->creates_comm &&
+        ev->aux != CHECK_EVENT_COMM_NULL && !(ev->flags & ~CHECK_EVENT_FLAG_TYPE_UNIFORM) &&
+        ev->n_ranks && ev->n_local == ev->n_ranks && leaf->n_comms < COMMS_MAX &&
+        !known_comm(leaf, ev->aux, &known)) {
         leaf->comms[leaf->n_comms++] = ev->aux;
     }
 }
@@ -212,17 +213,18 @@ static void note_comm(tbon_leaf *leaf, const check_event *ev)
  * communicator holds. */
 static int local_p2p(const tbon_leaf *leaf, const check_event *ev, uint32_t *comm_index)
 {
-    return ev->kind == CHECK_EV_ENTER && known_comm(leaf, ev->comm, comm_index) &&
-           !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && ev->tag != CHECK_ANY_TAG &&
+    return ev->kind == CHECK_EVENT_EV_ENTER && known_comm(leaf, ev->comm, comm_index) &&
+           !(ev->flags & ~CHECK_EVENT_FLAG_TYPE_UNIFORM) && ev->tag != CHECK_EVENT_ANY_TAG &&
            ev->peer != ev->rank && in_share(leaf, ev->peer) &&
-           (ev->func == CHECK_FN_SEND || ev->func == CHECK_FN_SSEND || ev->func == CHECK_FN_RECV ||
-            ev->func == CHECK_FN_ISEND || ev->func == CHECK_FN_ISSEND ||
-            ev->func == CHECK_FN_IRECV);
+           (ev->func == CHECK_EVENT_FN_SEND || ev->func == CHECK_EVENT_FN_SSEND ||
+            ev->func == CHECK_EVENT_FN_RECV || ev->func == CHECK_EVENT_FN_ISEND ||
+            ev->func == CHECK_EVENT_FN_ISSEND || ev->func == CHECK_EVENT_FN_IRECV);
 }
 
 static int nonblocking(const check_event *ev)
 {
-    return ev->func == CHECK_FN_ISEND || ev->func == CHECK_FN_ISSEND || ev->func == CHECK_FN_IRECV;
+    return ev->func == CHECK_EVENT_FN_ISEND || ev->func == CHECK_EVENT_FN_ISSEND ||
+           ev->func == CHECK_EVENT_FN_IRECV;
 }
 
 /* A collective the share can stand for in one summary: blocking, on WORLD, valid arguments, no new
@@ -230,9 +232,9 @@ static int nonblocking(const check_event *ev)
 static int summarizable(const check_event *ev)
 {
     const check_event_func_info *info = check_event_func_describe(ev->func);
-    return ev->kind == CHECK_EV_ENTER && ev->comm == CHECK_COMM_WORLD && info &&
-           info->klass == CHECK_CLASS_COLL && !info->creates_comm &&
-           !(ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) && !ev->n_requests && !ev->n_statuses &&
+    return ev->kind == CHECK_EVENT_EV_ENTER && ev->comm == CHECK_EVENT_COMM_WORLD && info &&
+           info->klass == CHECK_EVENT_CLASS_COLL && !info->creates_comm &&
+           !(ev->flags & ~CHECK_EVENT_FLAG_TYPE_UNIFORM) && !ev->n_requests && !ev->n_statuses &&
            !ev->n_ranks;
 }
 
@@ -252,25 +254,25 @@ static int taints(const tbon_leaf *leaf, const check_event *ev, int32_t peers[2]
 {
     const check_event_func_info *info = check_event_func_describe(ev->func);
     peers[0] = ev->peer;
-    peers[1] = CHECK_PROC_NULL;
-    switch (info ? info->klass : CHECK_CLASS_OTHER) {
-    case CHECK_CLASS_SENDRECV:
+    peers[1] = CHECK_EVENT_PROC_NULL;
+    switch (info ? info->klass : CHECK_EVENT_CLASS_OTHER) {
+    case CHECK_EVENT_CLASS_SENDRECV:
         peers[1] = ev->peer2;
         break;
-    case CHECK_CLASS_SEND:
-    case CHECK_CLASS_ISEND:
-    case CHECK_CLASS_RECV:
-    case CHECK_CLASS_IRECV:
-    case CHECK_CLASS_PROBE:
-    case CHECK_CLASS_IPROBE:
-    case CHECK_CLASS_PINIT:
-    case CHECK_CLASS_MRECV:
+    case CHECK_EVENT_CLASS_SEND:
+    case CHECK_EVENT_CLASS_ISEND:
+    case CHECK_EVENT_CLASS_RECV:
+    case CHECK_EVENT_CLASS_IRECV:
+    case CHECK_EVENT_CLASS_PROBE:
+    case CHECK_EVENT_CLASS_IPROBE:
+    case CHECK_EVENT_CLASS_PINIT:
+    case CHECK_EVENT_CLASS_MRECV:
         break;
     default:
         return 0;
     }
-    return peers[0] == CHECK_ANY_SOURCE || in_share(leaf, peers[0]) ||
-           peers[1] == CHECK_ANY_SOURCE || in_share(leaf, peers[1]);
+    return peers[0] == CHECK_EVENT_ANY_SOURCE || in_share(leaf, peers[0]) ||
+           peers[1] == CHECK_EVENT_ANY_SOURCE || in_share(leaf, peers[1]);
 }
 
 static int taint(tbon_leaf *leaf, int32_t rank);
@@ -282,10 +284,10 @@ static int to_window(tbon_leaf *leaf, int32_t rank);
 int tbon_leaf_awaits_answer(const check_event *ev)
 {
     const check_event_func_info *info = check_event_func_describe(ev->func);
-    return ev->kind == CHECK_EV_EXIT && info &&
-           ((info->klass == CHECK_CLASS_SEND && info->mode != CHECK_MODE_SYNC) ||
-            info->klass == CHECK_CLASS_SENDRECV || info->klass == CHECK_CLASS_WAIT ||
-            info->klass == CHECK_CLASS_COLL);
+    return ev->kind == CHECK_EVENT_EV_EXIT && info &&
+           ((info->klass == CHECK_EVENT_CLASS_SEND && info->mode != CHECK_EVENT_MODE_SYNC) ||
+            info->klass == CHECK_EVENT_CLASS_SENDRECV || info->klass == CHECK_EVENT_CLASS_WAIT ||
+            info->klass == CHECK_EVENT_CLASS_COLL);
 }
 
 /* The rank's records wait for the stage above to leave its call: not when the rank is passed
@@ -333,7 +335,7 @@ static int hold(leaf_rank *r, const uint8_t *record, size_t len)
     }
     memcpy(r->held + r->held_len, record, len);
     r->held_len += len;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Empties the matcher's lists of what it matched or cancelled: the stage reads matches from the
@@ -351,14 +353,14 @@ static void forget_completed(p2p_match *pm)
 static int unpost(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
-    if (r->posted == P2P_NONE) {
-        return MG_OK;
+    if (r->posted == P2P_MATCH_NONE) {
+        return MG_ERROR_OK;
     }
     p2p_match_cancel(&leaf->matcher, r->posted);
     rank_of(leaf, leaf->matcher.ops[r->posted].p.peer)->awaited--;
     p2p_match_release(&leaf->matcher, r->posted);
     forget_completed(&leaf->matcher);
-    r->posted = P2P_NONE;
+    r->posted = P2P_MATCH_NONE;
     leaf->counts.held--;
     return drain(leaf, rank);
 }
@@ -379,7 +381,7 @@ static void settle_slot(tbon_leaf *leaf, leaf_slot *s, uint8_t fate)
     p2p_match_release(&leaf->matcher, s->op);
     forget_completed(&leaf->matcher);
     rank_of(leaf, s->peer)->awaited--;
-    s->op = P2P_NONE;
+    s->op = P2P_MATCH_NONE;
     s->fate = fate;
 }
 
@@ -388,7 +390,7 @@ static void settle_slot(tbon_leaf *leaf, leaf_slot *s, uint8_t fate)
 static void slot_up(tbon_leaf *leaf, leaf_rank *r, leaf_slot *s)
 {
     p2p_match_op *o = &leaf->matcher.ops[s->op];
-    if (o->state == P2P_MATCHED) {
+    if (o->state == P2P_MATCH_MATCHED) {
         leaf_rank *pr = rank_of(leaf, (int32_t)leaf->matcher.ops[o->partner].owner);
         settle_slot(leaf, slot_of_op(pr, o->partner), FATE_UP);
         pr->open--;
@@ -403,14 +405,14 @@ static int taint(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
     if (r->tainted) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     r->tainted = 1;
     leaf->counts.tainted++;
     int rc = unpost(leaf, rank);
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
         uint32_t op = leaf->ranks[i].posted;
-        if (op != P2P_NONE && leaf->matcher.ops[op].p.peer == rank) {
+        if (op != P2P_MATCH_NONE && leaf->matcher.ops[op].p.peer == rank) {
             rc = unpost(leaf, leaf->share[i]);
         }
     }
@@ -424,7 +426,7 @@ static int taint(tbon_leaf *leaf, int32_t rank)
         }
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
-        rc = leaf->ranks[i].n_slots ? drain(leaf, leaf->share[i]) : MG_OK;
+        rc = leaf->ranks[i].n_slots ? drain(leaf, leaf->share[i]) : MG_ERROR_OK;
     }
     return rc;
 }
@@ -460,7 +462,7 @@ static int taint_by(tbon_leaf *leaf, const check_event *ev)
 {
     int32_t peers[2];
     if (!taints(leaf, ev, peers)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     int rc = taint(leaf, ev->rank);
     for (int i = 0; !rc && i < 2; i++) {
@@ -488,9 +490,9 @@ static int post(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index, uin
                            .type_hash = ev->type_hash,
                            .type_elems = ev->type_elems,
                            .type_period = ev->type_period,
-                           .type_uniform = (ev->flags & CHECK_FLAG_TYPE_UNIFORM) != 0};
-    int rc = check_event_func_describe(ev->func)->klass == CHECK_CLASS_RECV ||
-                     check_event_func_describe(ev->func)->klass == CHECK_CLASS_IRECV
+                           .type_uniform = (ev->flags & CHECK_EVENT_FLAG_TYPE_UNIFORM) != 0};
+    int rc = check_event_func_describe(ev->func)->klass == CHECK_EVENT_CLASS_RECV ||
+                     check_event_func_describe(ev->func)->klass == CHECK_EVENT_CLASS_IRECV
                  ? p2p_match_post_recv(&leaf->matcher, &post, op)
                  : p2p_match_post_send(&leaf->matcher, &post, op);
     if (rc) {
@@ -498,7 +500,7 @@ static int post(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index, uin
     }
     leaf->matcher.ops[*op].owner = (uint32_t)ev->rank;
     rank_of(leaf, ev->peer)->awaited++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The call of ev becomes a slot of its rank's window; a blocking call its op met is taken into its
@@ -525,10 +527,10 @@ static int open_slot(tbon_leaf *leaf, const check_event *ev, uint32_t comm_index
     r->open++;
     r->exit_owed = 1;
     forget_completed(&leaf->matcher);
-    if (o->state == P2P_MATCHED && leaf->matcher.ops[o->partner].owner_item != LEAF_SLOT_OP) {
+    if (o->state == P2P_MATCH_MATCHED && leaf->matcher.ops[o->partner].owner_item != LEAF_SLOT_OP) {
         return to_window(leaf, (int32_t)leaf->matcher.ops[o->partner].owner);
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Decides one record of a rank with nothing held before it: resolved, passed up, or (*held = 1)
@@ -553,7 +555,7 @@ static int decide(tbon_leaf *leaf, const check_event *ev, const uint8_t *record,
     } else if (summarizable(ev) && !r->coll_up && !leaf->flushing) {
         r->parked = 1;
         *held = 1;
-        return MG_OK;
+        return MG_ERROR_OK;
     } else {
         int rc = taint_by(leaf, ev);
         if (rc) {
@@ -614,22 +616,22 @@ static int decide_pair(tbon_leaf *leaf, int32_t rank, size_t k)
 {
     leaf_rank *r = rank_of(leaf, rank);
     if (k >= r->n_slots) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     leaf_slot *s = &r->slots[k];
     p2p_match *pm = &leaf->matcher;
-    if (s->fate != FATE_OPEN || !s->done || pm->ops[s->op].state != P2P_MATCHED) {
-        return MG_OK;
+    if (s->fate != FATE_OPEN || !s->done || pm->ops[s->op].state != P2P_MATCH_MATCHED) {
+        return MG_ERROR_OK;
     }
     uint32_t partner_op = pm->ops[s->op].partner;
     int32_t partner = (int32_t)pm->ops[partner_op].owner;
     leaf_rank *pr = rank_of(leaf, partner);
     leaf_slot *ps = slot_of_op(pr, partner_op);
     if (!ps || !ps->done) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     const p2p_match_post *send = &pm->ops[s->op].p, *recv = &pm->ops[partner_op].p;
-    if (pm->ops[s->op].kind == P2P_RECV) {
+    if (pm->ops[s->op].kind == P2P_MATCH_RECV) {
         send = &pm->ops[partner_op].p;
         recv = &pm->ops[s->op].p;
     }
@@ -647,9 +649,9 @@ static int note_completions(tbon_leaf *leaf, int32_t rank, const check_event *ev
                             const uint8_t *record)
 {
     const check_event_func_info *info = check_event_func_describe(ev->func);
-    if (info->klass == CHECK_CLASS_TEST && ev->result == 0 &&
-        info->completion != CHECK_COMPLETE_SOME) {
-        return MG_OK;
+    if (info->klass == CHECK_EVENT_CLASS_TEST && ev->result == 0 &&
+        info->completion != CHECK_EVENT_COMPLETE_SOME) {
+        return MG_ERROR_OK;
     }
     check_event full = *ev;
     int rc = with_requests(leaf, record, &full);
@@ -678,11 +680,12 @@ static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint
     leaf_rank *r = rank_of(leaf, rank);
     const check_event_func_info *info = check_event_func_describe(ev->func);
     uint32_t comm_index;
-    if (ev->kind == CHECK_EV_EXIT && r->exit_owed && ev->func == r->slots[r->n_slots - 1].func) {
+    if (ev->kind == CHECK_EVENT_EV_EXIT && r->exit_owed &&
+        ev->func == r->slots[r->n_slots - 1].func) {
         size_t k = r->n_slots - 1;
         r->exit_owed = 0;
         r->slots[k].exit_seq = ev->seq;
-        if (ev->flags & ~CHECK_FLAG_TYPE_UNIFORM) {
+        if (ev->flags & ~CHECK_EVENT_FLAG_TYPE_UNIFORM) {
             return taint(leaf, rank); /* refused: MPI made no request */
         }
         r->slots[k].done = !r->slots[k].request;
@@ -690,16 +693,16 @@ static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint
     }
     if (local_p2p(leaf, ev, &comm_index)) {
         if (r->tainted || rank_of(leaf, ev->peer)->tainted) {
-            return MG_OK;
+            return MG_ERROR_OK;
         }
         int rc = open_slot(leaf, ev, comm_index);
         return rc || !rank_of(leaf, ev->peer)->parked ? rc : release_collective(leaf);
     }
-    if (ev->kind == CHECK_EV_EXIT && info &&
-        (info->klass == CHECK_CLASS_WAIT || info->klass == CHECK_CLASS_TEST)) {
+    if (ev->kind == CHECK_EVENT_EV_EXIT && info &&
+        (info->klass == CHECK_EVENT_CLASS_WAIT || info->klass == CHECK_EVENT_CLASS_TEST)) {
         return note_completions(leaf, rank, ev, record);
     }
-    if (ev->func == CHECK_FN_CANCEL || ev->func == CHECK_FN_REQUEST_FREE) {
+    if (ev->func == CHECK_EVENT_FN_CANCEL || ev->func == CHECK_EVENT_FN_REQUEST_FREE) {
         return taint(leaf, rank);
     }
     return taint_by(leaf, ev);
@@ -709,7 +712,7 @@ static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint
 static int scan_held(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     while (!rc && r->open && r->win_len < r->held_len - r->held_start) {
         const uint8_t *record = r->held + r->held_start + r->win_len;
         check_event ev;
@@ -741,12 +744,12 @@ static int join_window(tbon_leaf *leaf, int32_t rank)
                                          .peer = leaf->matcher.ops[r->posted].p.peer,
                                          .func = head.func,
                                          .fate = FATE_OPEN};
-    r->posted = P2P_NONE;
+    r->posted = P2P_MATCH_NONE;
     leaf->counts.held--;
     r->open++;
     r->exit_owed = 1;
     r->win_len = used;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The rank's blocking call, its op met by a slot's, becomes the first slot of its window. */
@@ -766,12 +769,12 @@ static int record_fate(tbon_leaf *leaf, leaf_rank *r, const check_event *ev, con
     for (size_t i = 0; i < r->n_slots; i++) {
         if (r->slots[i].entry_seq == ev->seq || r->slots[i].exit_seq == ev->seq) {
             *fate = r->slots[i].fate;
-            return MG_OK;
+            return MG_ERROR_OK;
         }
     }
     const check_event_func_info *info = check_event_func_describe(ev->func);
-    if (!info || (info->klass != CHECK_CLASS_WAIT && info->klass != CHECK_CLASS_TEST)) {
-        return MG_OK;
+    if (!info || (info->klass != CHECK_EVENT_CLASS_WAIT && info->klass != CHECK_EVENT_CLASS_TEST)) {
+        return MG_ERROR_OK;
     }
     check_event full = *ev;
     int rc = with_requests(leaf, record, &full);
@@ -807,7 +810,7 @@ static int release_head(tbon_leaf *leaf, int32_t rank, int *stop)
     if (fate == FATE_DROP) {
         leaf->counts.resolved++;
         pop_held(r, used);
-        return tbon_leaf_awaits_answer(&ev) ? tell_below(leaf, rank, ev.seq) : MG_OK;
+        return tbon_leaf_awaits_answer(&ev) ? tell_below(leaf, rank, ev.seq) : MG_ERROR_OK;
     }
     if (fate == FATE_UP) {
         if (tbon_leaf_awaits_answer(&ev)) {
@@ -840,7 +843,7 @@ static int release_collective(tbon_leaf *leaf)
  * as a collective's on another communicator does, so the ranks need not be passed through. */
 static int release_parked(tbon_leaf *leaf, int pass_through)
 {
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     leaf->n_ready = 0;
     leaf->disagree = leaf->unleft = 0;
     for (int32_t i = 0; i < leaf->count; i++) {
@@ -851,10 +854,10 @@ static int release_parked(tbon_leaf *leaf, int pass_through)
         }
     }
     for (int32_t i = 0; !rc && pass_through && i < leaf->count; i++) {
-        rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->share[i]) : MG_OK;
+        rc = leaf->ranks[i].coll_up ? taint(leaf, leaf->share[i]) : MG_ERROR_OK;
     }
     for (int32_t i = 0; !rc && i < leaf->count; i++) {
-        rc = leaf->ranks[i].coll_up ? drain(leaf, leaf->share[i]) : MG_OK;
+        rc = leaf->ranks[i].coll_up ? drain(leaf, leaf->share[i]) : MG_ERROR_OK;
     }
     return rc;
 }
@@ -893,18 +896,18 @@ static int check_ready(tbon_leaf *leaf, int32_t rank)
         check_event_decode(r->held + r->held_start, entry_len, &entry, &used) ||
         check_event_decode(r->held + r->held_start + entry_len,
                            r->held_len - r->held_start - entry_len, &exit, &used)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     r->ready = 1;
     if (leaf->n_ready++ == 0) {
         leaf->ref = entry;
     }
-    leaf->unleft |= exit.kind != CHECK_EV_EXIT || exit.func != entry.func;
+    leaf->unleft |= exit.kind != CHECK_EVENT_EV_EXIT || exit.func != entry.func;
     /* a call MPI refused took no part: the root withdraws it from its slot, so it goes up alone */
-    leaf->disagree |= leaf->unleft || (exit.flags & CHECK_FLAG_REFUSED) ||
+    leaf->disagree |= leaf->unleft || (exit.flags & CHECK_EVENT_FLAG_REFUSED) ||
                       !same_collective(&entry, &leaf->ref);
     if (leaf->n_ready < leaf->count) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     return leaf->disagree ? release_parked(leaf, leaf->unleft) : summarize(leaf);
 }
@@ -919,17 +922,18 @@ static int settle(tbon_leaf *leaf, int32_t rank)
     if (r->n_slots && !r->win_len) { /* a window opens at the head */
         r->win_len = held_head_size(r);
         int32_t peer = r->slots[r->n_slots - 1].peer;
-        int rc = rank_of(leaf, peer)->parked ? release_collective(leaf) : MG_OK;
+        int rc = rank_of(leaf, peer)->parked ? release_collective(leaf) : MG_ERROR_OK;
         return rc ? rc : scan_held(leaf, rank);
     }
     if (r->parked) {
         return r->awaited ? release_collective(leaf) : check_ready(leaf, rank);
     }
     uint32_t op = r->posted;
-    if (leaf->matcher.ops[op].state == P2P_MATCHED) {
+    if (leaf->matcher.ops[op].state == P2P_MATCH_MATCHED) {
         return resolve(leaf, rank, op);
     }
-    return rank_of(leaf, leaf->matcher.ops[op].p.peer)->parked ? release_collective(leaf) : MG_OK;
+    return rank_of(leaf, leaf->matcher.ops[op].p.peer)->parked ? release_collective(leaf)
+                                                               : MG_ERROR_OK;
 }
 
 /* Decides the rank's held records in order until one waits for its partner. */
@@ -937,11 +941,11 @@ static int drain(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
     if (r->draining) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     r->draining = 1;
-    int rc = MG_OK, stop = 0;
-    while (!rc && !stop && r->posted == P2P_NONE && !r->parked && !waits_above(r) &&
+    int rc = MG_ERROR_OK, stop = 0;
+    while (!rc && !stop && r->posted == P2P_MATCH_NONE && !r->parked && !waits_above(r) &&
            r->held_len > r->held_start) {
         if (r->win_len) {
             rc = release_head(leaf, rank, &stop);
@@ -979,7 +983,7 @@ int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t
         return rc;
     }
     if (!in_share(leaf, ev.rank)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     leaf->counts.records++;
     leaf_rank *r = rank_of(leaf, ev.rank);
@@ -1014,17 +1018,17 @@ int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, cons
         return rc;
     }
     if (!ranks || n <= 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     for (int32_t i = 0; i < n; i++) {
         if (!in_share(leaf, ranks[i])) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
     }
     uint8_t record[CHECK_EVENT_HEADER_SIZE];
     for (int32_t i = 0; !rc && i < n; i++) {
         ev.rank = ranks[i];
-        for (int kind = CHECK_EV_ENTER; !rc && kind <= CHECK_EV_EXIT; kind++) {
+        for (int kind = CHECK_EVENT_EV_ENTER; !rc && kind <= CHECK_EVENT_EV_EXIT; kind++) {
             size_t used;
             ev.kind = (uint8_t)kind;
             ev.seq = rank_of(leaf, ranks[i])->last_seq + 1;
@@ -1043,7 +1047,7 @@ int tbon_leaf_flush(tbon_leaf *leaf)
     for (int again = 1; !rc && again;) {
         again = 0;
         for (int32_t i = 0; !rc && i < leaf->count; i++) {
-            if (leaf->ranks[i].posted != P2P_NONE || waits_above(&leaf->ranks[i]) ||
+            if (leaf->ranks[i].posted != P2P_MATCH_NONE || waits_above(&leaf->ranks[i]) ||
                 (leaf->ranks[i].n_slots && !leaf->ranks[i].tainted)) {
                 rc = taint(leaf, leaf->share[i]);
                 rc = rc ? rc : drain(leaf, leaf->share[i]);
@@ -1058,11 +1062,11 @@ int tbon_leaf_flush(tbon_leaf *leaf)
 int tbon_leaf_completed(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq)
 {
     if (!in_share(leaf, rank)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     leaf_rank *r = rank_of(leaf, rank);
     if (!exit_seq || r->awaited_exit != exit_seq) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     r->awaited_exit = 0;
     int rc = tell_below(leaf, rank, exit_seq);

@@ -46,8 +46,8 @@ typedef struct tbon_leaf_counts {
 
 /* A stage for the count world ranks ranks[] (ascending: any set, e.g. the ranks a node holds
  * round robin; a block of consecutive ranks is one such set) of a job of world_size ranks,
- * passing up through pass(ctx, ...). O(world_size) memory. Errors: MG_EINVAL (a rank outside the
- * world, ranks not ascending or repeated, pass NULL), MG_ENOMEM. */
+ * passing up through pass(ctx, ...). O(world_size) memory. Errors: MG_ERROR_EINVAL (a rank outside
+ * the world, ranks not ascending or repeated, pass NULL), MG_ERROR_ENOMEM. */
 int tbon_leaf_create(int32_t world_size, const int32_t *ranks, int32_t count,
                      tbon_leaf_pass_fn pass, void *ctx, tbon_leaf **out);
 /* The place of rank in the ascending set ranks[0..n) (a share), -1 if it is not in it. O(log n). */
@@ -56,12 +56,12 @@ int32_t tbon_leaf_share_place(const int32_t *ranks, int32_t n, int32_t rank);
 void tbon_leaf_destroy(tbon_leaf *leaf);
 
 /* Feeds the encoded record at buf[0..len) (check_event_decode rules); *consumed gets its size.
- * Records of one rank come in their order. Errors: MG_EFORMAT/MG_EVERSION (decoding), MG_EINVAL (a
- * rank outside the share), MG_ENOMEM, or what pass returned. */
+ * Records of one rank come in their order. Errors: MG_ERROR_EFORMAT/MG_ERROR_EVERSION (decoding),
+ * MG_ERROR_EINVAL (a rank outside the share), MG_ERROR_ENOMEM, or what pass returned. */
 int tbon_leaf_feed_bytes(tbon_leaf *leaf, const uint8_t *buf, size_t len, size_t *consumed);
 /* Feeds a summary of a stage below (the pass function's summary[0..n)): those ranks' entries and
- * exits, numbered after each rank's last record. Errors: as feed; MG_EINVAL for a rank outside the
- * share. */
+ * exits, numbered after each rank's last record. Errors: as feed; MG_ERROR_EINVAL for a rank
+ * outside the share. */
 int tbon_leaf_feed_summary(tbon_leaf *leaf, const uint8_t *buf, size_t len, const int32_t *ranks,
                            int32_t n, size_t *consumed);
 /* Passes up every record held (the stream went quiet or ended, so the stage above can decide on
@@ -76,7 +76,8 @@ int tbon_leaf_flush(tbon_leaf *leaf);
  * behind it would hide the partner waiting on it) until the stage above answers. */
 int tbon_leaf_awaits_answer(const check_event *ev);
 /* The answer: the stage above left the call of rank whose exit record was exit_seq. A call the
- * stage is not waiting for is ignored. Errors: MG_EINVAL (a rank outside the share), as feed. */
+ * stage is not waiting for is ignored. Errors: MG_ERROR_EINVAL (a rank outside the share), as feed.
+ */
 int tbon_leaf_completed(tbon_leaf *leaf, int32_t rank, uint64_t exit_seq);
 /* The calls of that kind fed to this stage (from the stage below) that its own model left since
  * the last call: matched here, or told completed from above. The stage below waits for each

@@ -22,21 +22,21 @@ struct tbon_root {
 int tbon_root_create(int32_t world_size, tbon_root **out)
 {
     if (!out || world_size <= 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     tbon_root *root = calloc(1, sizeof *root);
     if (!root || !(root->awaited_exit = calloc((size_t)world_size, sizeof *root->awaited_exit)) ||
         !(root->seen = calloc((size_t)world_size, sizeof *root->seen)) ||
         !(root->owner = malloc((size_t)world_size * sizeof *root->owner))) {
         tbon_root_destroy(root);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (int32_t r = 0; r < world_size; r++) {
         root->owner[r] = -1;
     }
     root->world = world_size;
     *out = root;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void tbon_root_destroy(tbon_root *root)
@@ -55,24 +55,24 @@ void tbon_root_destroy(tbon_root *root)
 int tbon_root_claim(tbon_root *root, int32_t leaf, const int32_t *ranks, int32_t n, int32_t *clash)
 {
     if (!ranks || n < 0 || leaf < 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     for (int32_t i = 0; i < n; i++) {
         if (ranks[i] < 0 || ranks[i] >= root->world) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         if (root->owner[ranks[i]] >= 0 && root->owner[ranks[i]] != leaf) {
             if (clash) {
                 *clash = ranks[i];
             }
-            return MG_ESTATE;
+            return MG_ERROR_ESTATE;
         }
     }
     for (int32_t i = 0; i < n; i++) {
         root->claimed += root->owner[ranks[i]] < 0;
         root->owner[ranks[i]] = leaf;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int32_t tbon_root_unclaimed(const tbon_root *root, int32_t *first)
@@ -94,11 +94,11 @@ int32_t tbon_root_owner(const tbon_root *root, int32_t rank)
 int tbon_root_note(tbon_root *root, const check_event *ev)
 {
     if (ev->rank < 0 || ev->rank >= root->world) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     root->seen[ev->rank] = ev->seq; /* a rank's records come up in their order */
     if (!tbon_leaf_awaits_answer(ev)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     /* a stage waits on the rank's last such exit only (it holds the rank's records behind it) */
     if (!root->awaited_exit[ev->rank]) {
@@ -110,7 +110,7 @@ int tbon_root_note(tbon_root *root, const check_event *ev)
         root->pending[root->n_pending++] = ev->rank;
     }
     root->awaited_exit[ev->rank] = ev->seq;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 const uint64_t *tbon_root_seen(const tbon_root *root)
@@ -138,5 +138,5 @@ int tbon_root_answers(tbon_root *root, const deadlock_detector *det, const tbon_
         root->pending[i] = root->pending[--root->n_pending];
     }
     *out = root->answers;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -14,15 +14,16 @@
 
 typedef struct tbon_root tbon_root;
 
-/* Answers for a job of world_size ranks. Errors: MG_EINVAL, MG_ENOMEM. */
+/* Answers for a job of world_size ranks. Errors: MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
 int tbon_root_create(int32_t world_size, tbon_root **out);
 /* NULL is accepted. */
 void tbon_root_destroy(tbon_root *root);
 
 /* Notes that leaf (0, 1, ...) streams the n world ranks ranks[]: its share, any set (a node's
  * ranks, round robin or in a block). The root trusts a whole view only once every rank is claimed
- * (tbon_root_unclaimed). Errors: MG_EINVAL (a rank outside the world, a negative leaf), MG_ESTATE
- * (a rank another leaf claimed: *clash gets it, the claim is not taken), MG_ENOMEM. */
+ * (tbon_root_unclaimed). Errors: MG_ERROR_EINVAL (a rank outside the world, a negative leaf),
+ * MG_ERROR_ESTATE (a rank another leaf claimed: *clash gets it, the claim is not taken),
+ * MG_ERROR_ENOMEM. */
 int tbon_root_claim(tbon_root *root, int32_t leaf, const int32_t *ranks, int32_t n, int32_t *clash);
 /* The ranks no leaf claimed; *first (may be NULL) gets the lowest of them, -1 when none. */
 int32_t tbon_root_unclaimed(const tbon_root *root, int32_t *first);
@@ -31,14 +32,14 @@ int32_t tbon_root_owner(const tbon_root *root, int32_t rank);
 
 /* Notes a record (decoded; fed to the detector already, or skipped by it) that came up from a
  * stage below. Errors:
- * MG_EINVAL (a rank outside the world), MG_ENOMEM. */
+ * MG_ERROR_EINVAL (a rank outside the world), MG_ERROR_ENOMEM. */
 int tbon_root_note(tbon_root *root, const check_event *ev);
 /* Per rank of the world: the sequence number of the last record noted (0: none), what the
  * root has of the rank against what the rank published (check_policy_readings.seen). Valid while
  * the root lives. */
 const uint64_t *tbon_root_seen(const tbon_root *root);
 /* The noted calls the detector's model has left by now, each once: *out (the module's array,
- * valid until the next call into it) gets *n of them. Errors: MG_ENOMEM. */
+ * valid until the next call into it) gets *n of them. Errors: MG_ERROR_ENOMEM. */
 int tbon_root_answers(tbon_root *root, const deadlock_detector *det, const tbon_leaf_call **out,
                       size_t *n);
 

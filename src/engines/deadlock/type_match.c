@@ -23,10 +23,10 @@ static int prefixes_equal(const type_sig_table *t, type_match_buffer send, type_
 {
     uint64_t hs, hr;
     int rc = type_sig_prefix_hash(t, send.type, send.count, n, &hs);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         rc = type_sig_prefix_hash(t, recv.type, recv.count, n, &hr);
     }
-    *equal = rc == MG_OK && hs == hr;
+    *equal = rc == MG_ERROR_OK && hs == hr;
     return rc;
 }
 
@@ -53,24 +53,24 @@ int type_match_p2p(const type_sig_table *t, type_match_buffer send, type_match_b
                    type_match_result *out)
 {
     if (!t || !out) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     type_sig s, r;
     int rc = type_sig_message(t, send.type, send.count, &s);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         rc = type_sig_message(t, recv.type, recv.count, &r);
     }
     if (rc) {
         return rc;
     }
     *out = (type_match_result){.send_elems = s.elems, .recv_elems = r.elems};
-    if ((s.unit == TYPE_SIG_PACKED) != (r.unit == TYPE_SIG_PACKED)) {
+    if ((s.unit == TYPE_SIG_DESC_PACKED) != (r.unit == TYPE_SIG_DESC_PACKED)) {
         compare_packed(&s, &r, out);
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     if (s.elems == r.elems && s.hash == r.hash) {
         out->verdict = TYPE_MATCH_EQUAL;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     uint64_t common = s.elems < r.elems ? s.elems : r.elems;
     int equal;
@@ -83,7 +83,7 @@ int type_match_p2p(const type_sig_table *t, type_match_buffer send, type_match_b
         return locate_mismatch(t, send, recv, common, out);
     }
     out->verdict = s.elems < r.elems ? TYPE_MATCH_PREFIX : TYPE_MATCH_TRUNCATED;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The groups of MPI 3.1 §5.9.2 ("Predefined Reduction Operations"). */
@@ -100,85 +100,85 @@ enum op_group {
 static unsigned group_of(uint32_t type)
 {
     switch (type) {
-    case TYPE_SIG_INT:
-    case TYPE_SIG_LONG:
-    case TYPE_SIG_SHORT:
-    case TYPE_SIG_UNSIGNED_SHORT:
-    case TYPE_SIG_UNSIGNED:
-    case TYPE_SIG_UNSIGNED_LONG:
-    case TYPE_SIG_LONG_LONG:
-    case TYPE_SIG_UNSIGNED_LONG_LONG:
-    case TYPE_SIG_SIGNED_CHAR:
-    case TYPE_SIG_UNSIGNED_CHAR:
-    case TYPE_SIG_INT8_T:
-    case TYPE_SIG_INT16_T:
-    case TYPE_SIG_INT32_T:
-    case TYPE_SIG_INT64_T:
-    case TYPE_SIG_UINT8_T:
-    case TYPE_SIG_UINT16_T:
-    case TYPE_SIG_UINT32_T:
-    case TYPE_SIG_UINT64_T:
+    case TYPE_SIG_DESC_INT:
+    case TYPE_SIG_DESC_LONG:
+    case TYPE_SIG_DESC_SHORT:
+    case TYPE_SIG_DESC_UNSIGNED_SHORT:
+    case TYPE_SIG_DESC_UNSIGNED:
+    case TYPE_SIG_DESC_UNSIGNED_LONG:
+    case TYPE_SIG_DESC_LONG_LONG:
+    case TYPE_SIG_DESC_UNSIGNED_LONG_LONG:
+    case TYPE_SIG_DESC_SIGNED_CHAR:
+    case TYPE_SIG_DESC_UNSIGNED_CHAR:
+    case TYPE_SIG_DESC_INT8_T:
+    case TYPE_SIG_DESC_INT16_T:
+    case TYPE_SIG_DESC_INT32_T:
+    case TYPE_SIG_DESC_INT64_T:
+    case TYPE_SIG_DESC_UINT8_T:
+    case TYPE_SIG_DESC_UINT16_T:
+    case TYPE_SIG_DESC_UINT32_T:
+    case TYPE_SIG_DESC_UINT64_T:
         return C_INTEGER;
-    case TYPE_SIG_INTEGER:
-    case TYPE_SIG_AINT:
-    case TYPE_SIG_OFFSET:
-    case TYPE_SIG_COUNT:
-    case TYPE_SIG_INTEGER1:
-    case TYPE_SIG_INTEGER2:
-    case TYPE_SIG_INTEGER4:
-    case TYPE_SIG_INTEGER8:
+    case TYPE_SIG_DESC_INTEGER:
+    case TYPE_SIG_DESC_AINT:
+    case TYPE_SIG_DESC_OFFSET:
+    case TYPE_SIG_DESC_COUNT:
+    case TYPE_SIG_DESC_INTEGER1:
+    case TYPE_SIG_DESC_INTEGER2:
+    case TYPE_SIG_DESC_INTEGER4:
+    case TYPE_SIG_DESC_INTEGER8:
         return FORTRAN_INTEGER;
-    case TYPE_SIG_FLOAT:
-    case TYPE_SIG_DOUBLE:
-    case TYPE_SIG_LONG_DOUBLE:
-    case TYPE_SIG_REAL:
-    case TYPE_SIG_DOUBLE_PRECISION:
-    case TYPE_SIG_REAL4:
-    case TYPE_SIG_REAL8:
-    case TYPE_SIG_REAL16:
+    case TYPE_SIG_DESC_FLOAT:
+    case TYPE_SIG_DESC_DOUBLE:
+    case TYPE_SIG_DESC_LONG_DOUBLE:
+    case TYPE_SIG_DESC_REAL:
+    case TYPE_SIG_DESC_DOUBLE_PRECISION:
+    case TYPE_SIG_DESC_REAL4:
+    case TYPE_SIG_DESC_REAL8:
+    case TYPE_SIG_DESC_REAL16:
         return FLOATING_POINT;
-    case TYPE_SIG_LOGICAL:
-    case TYPE_SIG_C_BOOL:
-    case TYPE_SIG_CXX_BOOL:
+    case TYPE_SIG_DESC_LOGICAL:
+    case TYPE_SIG_DESC_C_BOOL:
+    case TYPE_SIG_DESC_CXX_BOOL:
         return LOGICAL;
-    case TYPE_SIG_COMPLEX:
-    case TYPE_SIG_DOUBLE_COMPLEX:
-    case TYPE_SIG_C_FLOAT_COMPLEX:
-    case TYPE_SIG_C_DOUBLE_COMPLEX:
-    case TYPE_SIG_C_LONG_DOUBLE_COMPLEX:
-    case TYPE_SIG_COMPLEX8:
-    case TYPE_SIG_COMPLEX16:
-    case TYPE_SIG_COMPLEX32:
-    case TYPE_SIG_CXX_FLOAT_COMPLEX:
-    case TYPE_SIG_CXX_DOUBLE_COMPLEX:
-    case TYPE_SIG_CXX_LONG_DOUBLE_COMPLEX:
+    case TYPE_SIG_DESC_COMPLEX:
+    case TYPE_SIG_DESC_DOUBLE_COMPLEX:
+    case TYPE_SIG_DESC_C_FLOAT_COMPLEX:
+    case TYPE_SIG_DESC_C_DOUBLE_COMPLEX:
+    case TYPE_SIG_DESC_C_LONG_DOUBLE_COMPLEX:
+    case TYPE_SIG_DESC_COMPLEX8:
+    case TYPE_SIG_DESC_COMPLEX16:
+    case TYPE_SIG_DESC_COMPLEX32:
+    case TYPE_SIG_DESC_CXX_FLOAT_COMPLEX:
+    case TYPE_SIG_DESC_CXX_DOUBLE_COMPLEX:
+    case TYPE_SIG_DESC_CXX_LONG_DOUBLE_COMPLEX:
         return COMPLEX;
-    case TYPE_SIG_BYTE:
+    case TYPE_SIG_DESC_BYTE:
         return BYTE;
     default:
-        return type >= TYPE_SIG_FIRST_PAIR && type < TYPE_SIG_PREDEFINED_COUNT ? PAIR : 0;
+        return type >= TYPE_SIG_DESC_FIRST_PAIR && type < TYPE_SIG_DESC_PREDEFINED_COUNT ? PAIR : 0;
     }
 }
 
 static unsigned groups_allowed(uint32_t op)
 {
     switch (op) {
-    case CHECK_OP_MAX:
-    case CHECK_OP_MIN:
+    case CHECK_EVENT_OP_MAX:
+    case CHECK_EVENT_OP_MIN:
         return C_INTEGER | FORTRAN_INTEGER | FLOATING_POINT;
-    case CHECK_OP_SUM:
-    case CHECK_OP_PROD:
+    case CHECK_EVENT_OP_SUM:
+    case CHECK_EVENT_OP_PROD:
         return C_INTEGER | FORTRAN_INTEGER | FLOATING_POINT | COMPLEX;
-    case CHECK_OP_LAND:
-    case CHECK_OP_LOR:
-    case CHECK_OP_LXOR:
+    case CHECK_EVENT_OP_LAND:
+    case CHECK_EVENT_OP_LOR:
+    case CHECK_EVENT_OP_LXOR:
         return C_INTEGER | LOGICAL;
-    case CHECK_OP_BAND:
-    case CHECK_OP_BOR:
-    case CHECK_OP_BXOR:
+    case CHECK_EVENT_OP_BAND:
+    case CHECK_EVENT_OP_BOR:
+    case CHECK_EVENT_OP_BXOR:
         return C_INTEGER | FORTRAN_INTEGER | BYTE;
-    case CHECK_OP_MAXLOC:
-    case CHECK_OP_MINLOC:
+    case CHECK_EVENT_OP_MAXLOC:
+    case CHECK_EVENT_OP_MINLOC:
         return PAIR;
     default:
         return 0;
@@ -189,13 +189,13 @@ static unsigned groups_allowed(uint32_t op)
  * of MPI_DOUBLE (Open MPI 4.1.4: MPI_ERR_OP; MPICH 4.0.2: an error too). */
 int type_match_op_allowed(const type_sig_table *t, uint32_t op, uint32_t type)
 {
-    if (!t || type == TYPE_SIG_NONE || type >= t->n_nodes || op == CHECK_OP_NULL) {
+    if (!t || type == TYPE_SIG_DESC_NONE || type >= t->n_nodes || op == CHECK_EVENT_OP_NULL) {
         return 0;
     }
-    if (op >= CHECK_OP_USER || op == CHECK_OP_REPLACE || op == CHECK_OP_NO_OP) {
+    if (op >= CHECK_EVENT_OP_USER || op == CHECK_EVENT_OP_REPLACE || op == CHECK_EVENT_OP_NO_OP) {
         return 1;
     }
-    return type < TYPE_SIG_PREDEFINED_COUNT && (group_of(type) & groups_allowed(op)) != 0;
+    return type < TYPE_SIG_DESC_PREDEFINED_COUNT && (group_of(type) & groups_allowed(op)) != 0;
 }
 
 /* How a collective moves data, and where MPI_IN_PLACE is allowed (MPI 3.1 §5.2.3 and each
@@ -219,55 +219,55 @@ typedef struct coll_shape {
 static coll_shape shape_of(uint16_t func)
 {
     switch (func) {
-    case CHECK_FN_BARRIER:
-    case CHECK_FN_IBARRIER:
-    case CHECK_FN_NEIGHBOR_ALLGATHER:
-    case CHECK_FN_NEIGHBOR_ALLTOALL:
-    case CHECK_FN_INEIGHBOR_ALLGATHER:
-    case CHECK_FN_INEIGHBOR_ALLTOALL:
+    case CHECK_EVENT_FN_BARRIER:
+    case CHECK_EVENT_FN_IBARRIER:
+    case CHECK_EVENT_FN_NEIGHBOR_ALLGATHER:
+    case CHECK_EVENT_FN_NEIGHBOR_ALLTOALL:
+    case CHECK_EVENT_FN_INEIGHBOR_ALLGATHER:
+    case CHECK_EVENT_FN_INEIGHBOR_ALLTOALL:
         return (coll_shape){FORM_NOTHING, 0, 0};
-    case CHECK_FN_BCAST:
-    case CHECK_FN_IBCAST:
+    case CHECK_EVENT_FN_BCAST:
+    case CHECK_EVENT_FN_IBCAST:
         return (coll_shape){FORM_BCAST, 0, 0};
-    case CHECK_FN_GATHER:
-    case CHECK_FN_IGATHER:
+    case CHECK_EVENT_FN_GATHER:
+    case CHECK_EVENT_FN_IGATHER:
         return (coll_shape){FORM_GATHER, 0, 0};
-    case CHECK_FN_GATHERV:
-    case CHECK_FN_IGATHERV:
+    case CHECK_EVENT_FN_GATHERV:
+    case CHECK_EVENT_FN_IGATHERV:
         return (coll_shape){FORM_GATHER, 1, 0};
-    case CHECK_FN_SCATTER:
-    case CHECK_FN_ISCATTER:
+    case CHECK_EVENT_FN_SCATTER:
+    case CHECK_EVENT_FN_ISCATTER:
         return (coll_shape){FORM_SCATTER, 0, 0};
-    case CHECK_FN_SCATTERV:
-    case CHECK_FN_ISCATTERV:
+    case CHECK_EVENT_FN_SCATTERV:
+    case CHECK_EVENT_FN_ISCATTERV:
         return (coll_shape){FORM_SCATTER, 1, 0};
-    case CHECK_FN_ALLGATHER:
-    case CHECK_FN_IALLGATHER:
+    case CHECK_EVENT_FN_ALLGATHER:
+    case CHECK_EVENT_FN_IALLGATHER:
         return (coll_shape){FORM_ALL_TO_ALL, 0, 1};
-    case CHECK_FN_ALLGATHERV:
-    case CHECK_FN_IALLGATHERV:
+    case CHECK_EVENT_FN_ALLGATHERV:
+    case CHECK_EVENT_FN_IALLGATHERV:
         return (coll_shape){FORM_ALL_TO_ALL, 1, 1};
-    case CHECK_FN_ALLTOALL:
-    case CHECK_FN_IALLTOALL:
+    case CHECK_EVENT_FN_ALLTOALL:
+    case CHECK_EVENT_FN_IALLTOALL:
         return (coll_shape){FORM_ALL_TO_ALL, 0, 0};
-    case CHECK_FN_ALLTOALLV:
-    case CHECK_FN_IALLTOALLV:
-    case CHECK_FN_ALLTOALLW:
-    case CHECK_FN_IALLTOALLW:
+    case CHECK_EVENT_FN_ALLTOALLV:
+    case CHECK_EVENT_FN_IALLTOALLV:
+    case CHECK_EVENT_FN_ALLTOALLW:
+    case CHECK_EVENT_FN_IALLTOALLW:
         return (coll_shape){FORM_ALL_TO_ALL, 1, 0};
-    case CHECK_FN_REDUCE:
-    case CHECK_FN_IREDUCE:
+    case CHECK_EVENT_FN_REDUCE:
+    case CHECK_EVENT_FN_IREDUCE:
         return (coll_shape){FORM_REDUCE, 0, 0};
-    case CHECK_FN_ALLREDUCE:
-    case CHECK_FN_IALLREDUCE:
-    case CHECK_FN_REDUCE_SCATTER:
-    case CHECK_FN_IREDUCE_SCATTER:
-    case CHECK_FN_REDUCE_SCATTER_BLOCK:
-    case CHECK_FN_IREDUCE_SCATTER_BLOCK:
-    case CHECK_FN_SCAN:
-    case CHECK_FN_ISCAN:
-    case CHECK_FN_EXSCAN:
-    case CHECK_FN_IEXSCAN:
+    case CHECK_EVENT_FN_ALLREDUCE:
+    case CHECK_EVENT_FN_IALLREDUCE:
+    case CHECK_EVENT_FN_REDUCE_SCATTER:
+    case CHECK_EVENT_FN_IREDUCE_SCATTER:
+    case CHECK_EVENT_FN_REDUCE_SCATTER_BLOCK:
+    case CHECK_EVENT_FN_IREDUCE_SCATTER_BLOCK:
+    case CHECK_EVENT_FN_SCAN:
+    case CHECK_EVENT_FN_ISCAN:
+    case CHECK_EVENT_FN_EXSCAN:
+    case CHECK_EVENT_FN_IEXSCAN:
         return (coll_shape){FORM_REDUCE_ALL, 0, 0};
     default:
         return (coll_shape){0, 0, 0};
@@ -294,7 +294,7 @@ static int compare(const type_sig_table *t, issue_list *l, type_match_buffer sen
 {
     type_match_result r;
     int rc = type_match_p2p(t, send, recv, &r);
-    if (rc == MG_OK && r.verdict != TYPE_MATCH_EQUAL) {
+    if (rc == MG_ERROR_OK && r.verdict != TYPE_MATCH_EQUAL) {
         add_issue(l, TYPE_MATCH_SIGNATURE, sender, receiver, &r);
     }
     return rc;
@@ -318,20 +318,20 @@ static int all_to_all(const type_sig_table *t, const type_match_member *m, uint3
 {
     for (uint32_t i = 0; i < size; i++) {
         if (s.per_peer && (!m[i].recvv || (!s.gathers && !m[i].in_place && !m[i].sendv))) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
     }
     if (!s.per_peer) { /* equality is transitive: everyone against member 0's receive block */
         for (uint32_t i = 0; i < size; i++) {
             int rc = compare(t, l, block_sent(m, s, i, 0), m[0].recv, (int32_t)i, 0);
-            if (rc == MG_OK && i > 0) {
+            if (rc == MG_ERROR_OK && i > 0) {
                 rc = compare(t, l, block_sent(m, s, 0, i), m[i].recv, 0, (int32_t)i);
             }
             if (rc) {
                 return rc;
             }
         }
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     for (uint32_t i = 0; i < size; i++) {
         for (uint32_t j = 0; j < size; j++) {
@@ -341,7 +341,7 @@ static int all_to_all(const type_sig_table *t, const type_match_member *m, uint3
             }
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Gather and scatter: the root's per-member block against each member's own buffer. */
@@ -352,7 +352,7 @@ static int rooted(const type_sig_table *t, const type_match_member *m, uint32_t 
     int gather = s.form == FORM_GATHER;
     const type_match_buffer *blocks = gather ? r->recvv : r->sendv;
     if (s.per_peer && !blocks) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     for (uint32_t i = 0; i < size; i++) {
         if (i == root && r->in_place) {
@@ -365,7 +365,7 @@ static int rooted(const type_sig_table *t, const type_match_member *m, uint32_t 
             return rc;
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Reductions: one (count, datatype) per member, the same signature everywhere and an op that
@@ -385,7 +385,7 @@ static int same_everywhere(const type_sig_table *t, const type_match_member *m, 
             }
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int in_place_allowed(coll_form form, int is_root)
@@ -408,20 +408,20 @@ int type_match_collective(const type_sig_table *t, uint16_t func, const type_mat
                           size_t cap, size_t *n_issues)
 {
     if (!t || !members || size == 0 || !n_issues || (cap && !issues)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     coll_shape s = shape_of(func);
     if (!s.form) {
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     }
     *n_issues = 0;
     if (s.form == FORM_NOTHING) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     int has_root = s.form == FORM_BCAST || s.form == FORM_GATHER || s.form == FORM_SCATTER ||
                    s.form == FORM_REDUCE;
     if (has_root && (root < 0 || (uint32_t)root >= size)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     issue_list l = {issues, cap, 0};
     type_match_result none = {0};
@@ -430,7 +430,7 @@ int type_match_collective(const type_sig_table *t, uint16_t func, const type_mat
             add_issue(&l, TYPE_MATCH_IN_PLACE, (int32_t)i, -1, &none);
         }
     }
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     switch (s.form) {
     case FORM_BCAST:
         rc = same_everywhere(t, members, size, (uint32_t)root, 0, op, &l);

@@ -35,8 +35,8 @@ typedef struct type_match_result {
 /* Compares the message a send describes with the receive that matched it (MPI 3.1 §3.3.1; the
  * MPI_PACKED rule below). Equal messages cost O(log count) (the two hashes); a mismatch is located
  * by binary search over prefix hashes, O(log(elements) x depth x log(parts)), never by expanding.
- * Errors: MG_EINVAL (NULL argument, negative count), MG_ENOENT (unknown type), MG_ERANGE
- * (a message past 2^64 - 1 elements). */
+ * Errors: MG_ERROR_EINVAL (NULL argument, negative count), MG_ERROR_ENOENT (unknown type),
+ * MG_ERROR_ERANGE (a message past 2^64 - 1 elements). */
 int type_match_p2p(const type_sig_table *t, type_match_buffer send, type_match_buffer recv,
                    type_match_result *out);
 
@@ -74,8 +74,9 @@ typedef struct type_match_issue {
  * (blocking or nonblocking); Barrier and the neighbourhood collectives have nothing to check.
  * Writes up to `cap` issues in member order and the total count in *n_issues. O(size) for the
  * uniform forms, O(size^2) (the size of the input) for the V and W forms.
- * Errors: MG_EINVAL (NULL argument, size 0, root out of range for a rooted form, a V or W form
- * without its arrays), MG_EUNSUPPORTED (func is not a collective), and type_match_p2p's. */
+ * Errors: MG_ERROR_EINVAL (NULL argument, size 0, root out of range for a rooted form, a V or W
+ * form without its arrays), MG_ERROR_EUNSUPPORTED (func is not a collective), and type_match_p2p's.
+ */
 int type_match_collective(const type_sig_table *t, uint16_t func, const type_match_member *members,
                           uint32_t size, int32_t root, uint32_t op, type_match_issue *issues,
                           size_t cap, size_t *n_issues);

@@ -84,75 +84,76 @@ typedef struct predefined_info {
     uint32_t first, second; /* pair types: the two runs' basic types */
 } predefined_info;
 
-static const predefined_info predefined[TYPE_SIG_PREDEFINED_COUNT] = {
-    [TYPE_SIG_CHAR] = {"MPI_CHAR", 1, 0, 0},
-    [TYPE_SIG_SIGNED_CHAR] = {"MPI_SIGNED_CHAR", 1, 0, 0},
-    [TYPE_SIG_UNSIGNED_CHAR] = {"MPI_UNSIGNED_CHAR", 1, 0, 0},
-    [TYPE_SIG_WCHAR] = {"MPI_WCHAR", 4, 0, 0},
-    [TYPE_SIG_SHORT] = {"MPI_SHORT", 2, 0, 0},
-    [TYPE_SIG_UNSIGNED_SHORT] = {"MPI_UNSIGNED_SHORT", 2, 0, 0},
-    [TYPE_SIG_INT] = {"MPI_INT", 4, 0, 0},
-    [TYPE_SIG_UNSIGNED] = {"MPI_UNSIGNED", 4, 0, 0},
-    [TYPE_SIG_LONG] = {"MPI_LONG", 8, 0, 0},
-    [TYPE_SIG_UNSIGNED_LONG] = {"MPI_UNSIGNED_LONG", 8, 0, 0},
-    [TYPE_SIG_LONG_LONG] = {"MPI_LONG_LONG", 8, 0, 0},
-    [TYPE_SIG_UNSIGNED_LONG_LONG] = {"MPI_UNSIGNED_LONG_LONG", 8, 0, 0},
-    [TYPE_SIG_FLOAT] = {"MPI_FLOAT", 4, 0, 0},
-    [TYPE_SIG_DOUBLE] = {"MPI_DOUBLE", 8, 0, 0},
-    [TYPE_SIG_LONG_DOUBLE] = {"MPI_LONG_DOUBLE", 16, 0, 0},
-    [TYPE_SIG_C_BOOL] = {"MPI_C_BOOL", 1, 0, 0},
-    [TYPE_SIG_INT8_T] = {"MPI_INT8_T", 1, 0, 0},
-    [TYPE_SIG_INT16_T] = {"MPI_INT16_T", 2, 0, 0},
-    [TYPE_SIG_INT32_T] = {"MPI_INT32_T", 4, 0, 0},
-    [TYPE_SIG_INT64_T] = {"MPI_INT64_T", 8, 0, 0},
-    [TYPE_SIG_UINT8_T] = {"MPI_UINT8_T", 1, 0, 0},
-    [TYPE_SIG_UINT16_T] = {"MPI_UINT16_T", 2, 0, 0},
-    [TYPE_SIG_UINT32_T] = {"MPI_UINT32_T", 4, 0, 0},
-    [TYPE_SIG_UINT64_T] = {"MPI_UINT64_T", 8, 0, 0},
-    [TYPE_SIG_C_FLOAT_COMPLEX] = {"MPI_C_FLOAT_COMPLEX", 8, 0, 0},
-    [TYPE_SIG_C_DOUBLE_COMPLEX] = {"MPI_C_DOUBLE_COMPLEX", 16, 0, 0},
-    [TYPE_SIG_C_LONG_DOUBLE_COMPLEX] = {"MPI_C_LONG_DOUBLE_COMPLEX", 32, 0, 0},
-    [TYPE_SIG_AINT] = {"MPI_AINT", 8, 0, 0},
-    [TYPE_SIG_OFFSET] = {"MPI_OFFSET", 8, 0, 0},
-    [TYPE_SIG_COUNT] = {"MPI_COUNT", 8, 0, 0},
-    [TYPE_SIG_BYTE] = {"MPI_BYTE", 1, 0, 0},
-    [TYPE_SIG_PACKED] = {"MPI_PACKED", 1, 0, 0},
-    [TYPE_SIG_CHARACTER] = {"MPI_CHARACTER", 1, 0, 0},
-    [TYPE_SIG_LOGICAL] = {"MPI_LOGICAL", 4, 0, 0},
-    [TYPE_SIG_INTEGER] = {"MPI_INTEGER", 4, 0, 0},
-    [TYPE_SIG_REAL] = {"MPI_REAL", 4, 0, 0},
-    [TYPE_SIG_DOUBLE_PRECISION] = {"MPI_DOUBLE_PRECISION", 8, 0, 0},
-    [TYPE_SIG_COMPLEX] = {"MPI_COMPLEX", 8, 0, 0},
-    [TYPE_SIG_DOUBLE_COMPLEX] = {"MPI_DOUBLE_COMPLEX", 16, 0, 0},
-    [TYPE_SIG_INTEGER1] = {"MPI_INTEGER1", 1, 0, 0},
-    [TYPE_SIG_INTEGER2] = {"MPI_INTEGER2", 2, 0, 0},
-    [TYPE_SIG_INTEGER4] = {"MPI_INTEGER4", 4, 0, 0},
-    [TYPE_SIG_INTEGER8] = {"MPI_INTEGER8", 8, 0, 0},
-    [TYPE_SIG_REAL4] = {"MPI_REAL4", 4, 0, 0},
-    [TYPE_SIG_REAL8] = {"MPI_REAL8", 8, 0, 0},
-    [TYPE_SIG_REAL16] = {"MPI_REAL16", 16, 0, 0},
-    [TYPE_SIG_COMPLEX8] = {"MPI_COMPLEX8", 8, 0, 0},
-    [TYPE_SIG_COMPLEX16] = {"MPI_COMPLEX16", 16, 0, 0},
-    [TYPE_SIG_COMPLEX32] = {"MPI_COMPLEX32", 32, 0, 0},
-    [TYPE_SIG_CXX_BOOL] = {"MPI_CXX_BOOL", 1, 0, 0},
-    [TYPE_SIG_CXX_FLOAT_COMPLEX] = {"MPI_CXX_FLOAT_COMPLEX", 8, 0, 0},
-    [TYPE_SIG_CXX_DOUBLE_COMPLEX] = {"MPI_CXX_DOUBLE_COMPLEX", 16, 0, 0},
-    [TYPE_SIG_CXX_LONG_DOUBLE_COMPLEX] = {"MPI_CXX_LONG_DOUBLE_COMPLEX", 32, 0, 0},
-    [TYPE_SIG_FLOAT_INT] = {"MPI_FLOAT_INT", 0, TYPE_SIG_FLOAT, TYPE_SIG_INT},
-    [TYPE_SIG_DOUBLE_INT] = {"MPI_DOUBLE_INT", 0, TYPE_SIG_DOUBLE, TYPE_SIG_INT},
-    [TYPE_SIG_LONG_INT] = {"MPI_LONG_INT", 0, TYPE_SIG_LONG, TYPE_SIG_INT},
-    [TYPE_SIG_2INT] = {"MPI_2INT", 0, TYPE_SIG_INT, TYPE_SIG_INT},
-    [TYPE_SIG_SHORT_INT] = {"MPI_SHORT_INT", 0, TYPE_SIG_SHORT, TYPE_SIG_INT},
-    [TYPE_SIG_LONG_DOUBLE_INT] = {"MPI_LONG_DOUBLE_INT", 0, TYPE_SIG_LONG_DOUBLE, TYPE_SIG_INT},
-    [TYPE_SIG_2REAL] = {"MPI_2REAL", 0, TYPE_SIG_REAL, TYPE_SIG_REAL},
-    [TYPE_SIG_2DOUBLE_PRECISION] = {"MPI_2DOUBLE_PRECISION", 0, TYPE_SIG_DOUBLE_PRECISION,
-                                    TYPE_SIG_DOUBLE_PRECISION},
-    [TYPE_SIG_2INTEGER] = {"MPI_2INTEGER", 0, TYPE_SIG_INTEGER, TYPE_SIG_INTEGER},
+static const predefined_info predefined[TYPE_SIG_DESC_PREDEFINED_COUNT] = {
+    [TYPE_SIG_DESC_CHAR] = {"MPI_CHAR", 1, 0, 0},
+    [TYPE_SIG_DESC_SIGNED_CHAR] = {"MPI_SIGNED_CHAR", 1, 0, 0},
+    [TYPE_SIG_DESC_UNSIGNED_CHAR] = {"MPI_UNSIGNED_CHAR", 1, 0, 0},
+    [TYPE_SIG_DESC_WCHAR] = {"MPI_WCHAR", 4, 0, 0},
+    [TYPE_SIG_DESC_SHORT] = {"MPI_SHORT", 2, 0, 0},
+    [TYPE_SIG_DESC_UNSIGNED_SHORT] = {"MPI_UNSIGNED_SHORT", 2, 0, 0},
+    [TYPE_SIG_DESC_INT] = {"MPI_INT", 4, 0, 0},
+    [TYPE_SIG_DESC_UNSIGNED] = {"MPI_UNSIGNED", 4, 0, 0},
+    [TYPE_SIG_DESC_LONG] = {"MPI_LONG", 8, 0, 0},
+    [TYPE_SIG_DESC_UNSIGNED_LONG] = {"MPI_UNSIGNED_LONG", 8, 0, 0},
+    [TYPE_SIG_DESC_LONG_LONG] = {"MPI_LONG_LONG", 8, 0, 0},
+    [TYPE_SIG_DESC_UNSIGNED_LONG_LONG] = {"MPI_UNSIGNED_LONG_LONG", 8, 0, 0},
+    [TYPE_SIG_DESC_FLOAT] = {"MPI_FLOAT", 4, 0, 0},
+    [TYPE_SIG_DESC_DOUBLE] = {"MPI_DOUBLE", 8, 0, 0},
+    [TYPE_SIG_DESC_LONG_DOUBLE] = {"MPI_LONG_DOUBLE", 16, 0, 0},
+    [TYPE_SIG_DESC_C_BOOL] = {"MPI_C_BOOL", 1, 0, 0},
+    [TYPE_SIG_DESC_INT8_T] = {"MPI_INT8_T", 1, 0, 0},
+    [TYPE_SIG_DESC_INT16_T] = {"MPI_INT16_T", 2, 0, 0},
+    [TYPE_SIG_DESC_INT32_T] = {"MPI_INT32_T", 4, 0, 0},
+    [TYPE_SIG_DESC_INT64_T] = {"MPI_INT64_T", 8, 0, 0},
+    [TYPE_SIG_DESC_UINT8_T] = {"MPI_UINT8_T", 1, 0, 0},
+    [TYPE_SIG_DESC_UINT16_T] = {"MPI_UINT16_T", 2, 0, 0},
+    [TYPE_SIG_DESC_UINT32_T] = {"MPI_UINT32_T", 4, 0, 0},
+    [TYPE_SIG_DESC_UINT64_T] = {"MPI_UINT64_T", 8, 0, 0},
+    [TYPE_SIG_DESC_C_FLOAT_COMPLEX] = {"MPI_C_FLOAT_COMPLEX", 8, 0, 0},
+    [TYPE_SIG_DESC_C_DOUBLE_COMPLEX] = {"MPI_C_DOUBLE_COMPLEX", 16, 0, 0},
+    [TYPE_SIG_DESC_C_LONG_DOUBLE_COMPLEX] = {"MPI_C_LONG_DOUBLE_COMPLEX", 32, 0, 0},
+    [TYPE_SIG_DESC_AINT] = {"MPI_AINT", 8, 0, 0},
+    [TYPE_SIG_DESC_OFFSET] = {"MPI_OFFSET", 8, 0, 0},
+    [TYPE_SIG_DESC_COUNT] = {"MPI_COUNT", 8, 0, 0},
+    [TYPE_SIG_DESC_BYTE] = {"MPI_BYTE", 1, 0, 0},
+    [TYPE_SIG_DESC_PACKED] = {"MPI_PACKED", 1, 0, 0},
+    [TYPE_SIG_DESC_CHARACTER] = {"MPI_CHARACTER", 1, 0, 0},
+    [TYPE_SIG_DESC_LOGICAL] = {"MPI_LOGICAL", 4, 0, 0},
+    [TYPE_SIG_DESC_INTEGER] = {"MPI_INTEGER", 4, 0, 0},
+    [TYPE_SIG_DESC_REAL] = {"MPI_REAL", 4, 0, 0},
+    [TYPE_SIG_DESC_DOUBLE_PRECISION] = {"MPI_DOUBLE_PRECISION", 8, 0, 0},
+    [TYPE_SIG_DESC_COMPLEX] = {"MPI_COMPLEX", 8, 0, 0},
+    [TYPE_SIG_DESC_DOUBLE_COMPLEX] = {"MPI_DOUBLE_COMPLEX", 16, 0, 0},
+    [TYPE_SIG_DESC_INTEGER1] = {"MPI_INTEGER1", 1, 0, 0},
+    [TYPE_SIG_DESC_INTEGER2] = {"MPI_INTEGER2", 2, 0, 0},
+    [TYPE_SIG_DESC_INTEGER4] = {"MPI_INTEGER4", 4, 0, 0},
+    [TYPE_SIG_DESC_INTEGER8] = {"MPI_INTEGER8", 8, 0, 0},
+    [TYPE_SIG_DESC_REAL4] = {"MPI_REAL4", 4, 0, 0},
+    [TYPE_SIG_DESC_REAL8] = {"MPI_REAL8", 8, 0, 0},
+    [TYPE_SIG_DESC_REAL16] = {"MPI_REAL16", 16, 0, 0},
+    [TYPE_SIG_DESC_COMPLEX8] = {"MPI_COMPLEX8", 8, 0, 0},
+    [TYPE_SIG_DESC_COMPLEX16] = {"MPI_COMPLEX16", 16, 0, 0},
+    [TYPE_SIG_DESC_COMPLEX32] = {"MPI_COMPLEX32", 32, 0, 0},
+    [TYPE_SIG_DESC_CXX_BOOL] = {"MPI_CXX_BOOL", 1, 0, 0},
+    [TYPE_SIG_DESC_CXX_FLOAT_COMPLEX] = {"MPI_CXX_FLOAT_COMPLEX", 8, 0, 0},
+    [TYPE_SIG_DESC_CXX_DOUBLE_COMPLEX] = {"MPI_CXX_DOUBLE_COMPLEX", 16, 0, 0},
+    [TYPE_SIG_DESC_CXX_LONG_DOUBLE_COMPLEX] = {"MPI_CXX_LONG_DOUBLE_COMPLEX", 32, 0, 0},
+    [TYPE_SIG_DESC_FLOAT_INT] = {"MPI_FLOAT_INT", 0, TYPE_SIG_DESC_FLOAT, TYPE_SIG_DESC_INT},
+    [TYPE_SIG_DESC_DOUBLE_INT] = {"MPI_DOUBLE_INT", 0, TYPE_SIG_DESC_DOUBLE, TYPE_SIG_DESC_INT},
+    [TYPE_SIG_DESC_LONG_INT] = {"MPI_LONG_INT", 0, TYPE_SIG_DESC_LONG, TYPE_SIG_DESC_INT},
+    [TYPE_SIG_DESC_2INT] = {"MPI_2INT", 0, TYPE_SIG_DESC_INT, TYPE_SIG_DESC_INT},
+    [TYPE_SIG_DESC_SHORT_INT] = {"MPI_SHORT_INT", 0, TYPE_SIG_DESC_SHORT, TYPE_SIG_DESC_INT},
+    [TYPE_SIG_DESC_LONG_DOUBLE_INT] = {"MPI_LONG_DOUBLE_INT", 0, TYPE_SIG_DESC_LONG_DOUBLE,
+                                       TYPE_SIG_DESC_INT},
+    [TYPE_SIG_DESC_2REAL] = {"MPI_2REAL", 0, TYPE_SIG_DESC_REAL, TYPE_SIG_DESC_REAL},
+    [TYPE_SIG_DESC_2DOUBLE_PRECISION] = {"MPI_2DOUBLE_PRECISION", 0, TYPE_SIG_DESC_DOUBLE_PRECISION,
+                                         TYPE_SIG_DESC_DOUBLE_PRECISION},
+    [TYPE_SIG_DESC_2INTEGER] = {"MPI_2INTEGER", 0, TYPE_SIG_DESC_INTEGER, TYPE_SIG_DESC_INTEGER},
 };
 
 const char *type_sig_name(uint32_t type)
 {
-    if (type > TYPE_SIG_NONE && type < TYPE_SIG_PREDEFINED_COUNT) {
+    if (type > TYPE_SIG_DESC_NONE && type < TYPE_SIG_DESC_PREDEFINED_COUNT) {
         return predefined[type].name;
     }
     return "derived";
@@ -160,7 +161,7 @@ const char *type_sig_name(uint32_t type)
 
 static int mul_checked(uint64_t a, uint64_t b, uint64_t *out)
 {
-    return __builtin_mul_overflow(a, b, out) ? MG_ERANGE : MG_OK;
+    return __builtin_mul_overflow(a, b, out) ? MG_ERROR_ERANGE : MG_ERROR_OK;
 }
 
 /* Appends a run of `times` copies of `type` to the parts of the node being built (parts from
@@ -173,10 +174,10 @@ static int append_run(type_sig_table *t, type_sig_node *node, uint32_t type, uin
         mul_checked(child->sig.bytes, times, &bytes) ||
         __builtin_add_overflow(node->sig.elems, elems, &end) ||
         __builtin_add_overflow(node->sig.bytes, bytes, &node->sig.bytes)) {
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     if (elems == 0) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     seq run = concat(node_seq(node), repeat(node_seq(child), times));
     type_sig_part *last = node->n_parts ? &t->parts[t->n_parts - 1] : NULL;
@@ -196,59 +197,60 @@ static int append_run(type_sig_table *t, type_sig_node *node, uint32_t type, uin
     last->end = end;
     last->prefix = run.hash;
     last->prefix_pow = run.pow;
-    node->sig.unit = (node->sig.elems == 0 || node->sig.unit == child->sig.unit) ? child->sig.unit
-                                                                                 : TYPE_SIG_NONE;
+    node->sig.unit = (node->sig.elems == 0 || node->sig.unit == child->sig.unit)
+                         ? child->sig.unit
+                         : TYPE_SIG_DESC_NONE;
     node->sig.elems = end;
     node->sig.hash = run.hash;
     node->pow = run.pow;
     if (child->depth + 1 > node->depth) {
         node->depth = child->depth + 1;
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Elements of one darray dimension held by process coordinate `coord` (MPI 3.1 §4.1.4). */
 static int darray_local(int64_t gsize, int32_t distrib, int64_t darg, int64_t psize, int64_t coord,
                         uint64_t *out)
 {
-    if (gsize < 0 || psize <= 0 || (darg <= 0 && darg != TYPE_SIG_DARG_DEFAULT)) {
-        return MG_EINVAL;
+    if (gsize < 0 || psize <= 0 || (darg <= 0 && darg != TYPE_SIG_DESC_DARG_DEFAULT)) {
+        return MG_ERROR_EINVAL;
     }
-    if (distrib == TYPE_SIG_DIST_NONE) {
+    if (distrib == TYPE_SIG_DESC_DIST_NONE) {
         *out = (uint64_t)gsize;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    if (distrib != TYPE_SIG_DIST_BLOCK && distrib != TYPE_SIG_DIST_CYCLIC) {
-        return MG_EINVAL;
+    if (distrib != TYPE_SIG_DESC_DIST_BLOCK && distrib != TYPE_SIG_DESC_DIST_CYCLIC) {
+        return MG_ERROR_EINVAL;
     }
     int64_t block = darg;
-    if (block == TYPE_SIG_DARG_DEFAULT) {
-        block = distrib == TYPE_SIG_DIST_BLOCK ? (gsize + psize - 1) / psize : 1;
+    if (block == TYPE_SIG_DESC_DARG_DEFAULT) {
+        block = distrib == TYPE_SIG_DESC_DIST_BLOCK ? (gsize + psize - 1) / psize : 1;
     }
     int64_t start = coord * block, held;
-    if (distrib == TYPE_SIG_DIST_BLOCK) {
+    if (distrib == TYPE_SIG_DESC_DIST_BLOCK) {
         held = gsize - start < block ? gsize - start : block;
     } else {
         int64_t cycle = block * psize, rest = gsize % cycle - start;
         held = gsize / cycle * block + (rest < 0 ? 0 : rest < block ? rest : block);
     }
     *out = held < 0 ? 0 : (uint64_t)held;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int darray_elements(const type_sig_desc *d, uint64_t *out)
 {
     if (!d->sizes || !d->distribs || !d->dargs || !d->psizes) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     uint64_t procs = 1, total = 1;
     for (int64_t i = 0; i < d->count; i++) {
         if (d->psizes[i] <= 0 || mul_checked(procs, (uint64_t)d->psizes[i], &procs)) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
     }
     if (d->rank < 0 || (uint64_t)d->rank >= procs) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     int64_t rest = d->rank; /* row-major coordinates: the last dimension varies fastest */
     for (int64_t i = d->count - 1; i >= 0; i--) {
@@ -260,109 +262,109 @@ static int darray_elements(const type_sig_desc *d, uint64_t *out)
         }
         rest /= d->psizes[i];
         if (mul_checked(total, held, &total)) {
-            return MG_ERANGE;
+            return MG_ERROR_ERANGE;
         }
     }
     *out = total;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Sum (INDEXED, HINDEXED) or product (SUBARRAY) of n non-negative values. */
 static int fold(const int64_t *v, int64_t n, int product, uint64_t *out)
 {
     if (n > 0 && !v) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     uint64_t acc = product ? 1 : 0;
     for (int64_t i = 0; i < n; i++) {
         if (v[i] < 0) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         if (product ? mul_checked(acc, (uint64_t)v[i], &acc)
                     : __builtin_add_overflow(acc, (uint64_t)v[i], &acc)) {
-            return MG_ERANGE;
+            return MG_ERROR_ERANGE;
         }
     }
     *out = acc;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The number of oldtype copies of a single-oldtype constructor. */
 static int oldtype_copies(const type_sig_desc *d, uint64_t *out)
 {
     switch (d->constructor) {
-    case TYPE_SIG_CONTIGUOUS:
+    case TYPE_SIG_DESC_CONTIGUOUS:
         *out = (uint64_t)d->count;
-        return MG_OK;
-    case TYPE_SIG_VECTOR:
-    case TYPE_SIG_HVECTOR:
-    case TYPE_SIG_INDEXED_BLOCK:
-    case TYPE_SIG_HINDEXED_BLOCK:
+        return MG_ERROR_OK;
+    case TYPE_SIG_DESC_VECTOR:
+    case TYPE_SIG_DESC_HVECTOR:
+    case TYPE_SIG_DESC_INDEXED_BLOCK:
+    case TYPE_SIG_DESC_HINDEXED_BLOCK:
         if (d->blocklength < 0) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         return mul_checked((uint64_t)d->count, (uint64_t)d->blocklength, out);
-    case TYPE_SIG_INDEXED:
-    case TYPE_SIG_HINDEXED:
+    case TYPE_SIG_DESC_INDEXED:
+    case TYPE_SIG_DESC_HINDEXED:
         return fold(d->blocklengths, d->count, 0, out);
-    case TYPE_SIG_SUBARRAY:
+    case TYPE_SIG_DESC_SUBARRAY:
         return fold(d->sizes, d->count, 1, out);
-    case TYPE_SIG_DARRAY:
+    case TYPE_SIG_DESC_DARRAY:
         return darray_elements(d, out);
-    case TYPE_SIG_RESIZED:
-    case TYPE_SIG_DUP:
+    case TYPE_SIG_DESC_RESIZED:
+    case TYPE_SIG_DESC_DUP:
         *out = 1;
-        return MG_OK;
+        return MG_ERROR_OK;
     default:
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
 }
 
 static int known(const type_sig_table *t, uint32_t type)
 {
-    return type > TYPE_SIG_NONE && type < t->n_nodes;
+    return type > TYPE_SIG_DESC_NONE && type < t->n_nodes;
 }
 
 static int build_runs(type_sig_table *t, const type_sig_desc *d, type_sig_node *node)
 {
-    if (d->constructor != TYPE_SIG_STRUCT) {
+    if (d->constructor != TYPE_SIG_DESC_STRUCT) {
         uint64_t copies;
         if (!known(t, d->oldtype)) {
-            return MG_ENOENT;
+            return MG_ERROR_ENOENT;
         }
         int rc = oldtype_copies(d, &copies);
         node->sig.unit = t->nodes[d->oldtype].sig.unit;
         return rc ? rc : append_run(t, node, d->oldtype, copies);
     }
     if (d->count > 0 && (!d->blocklengths || !d->types)) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     for (int64_t i = 0; i < d->count; i++) {
         if (d->blocklengths[i] < 0) {
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         }
         if (!known(t, d->types[i])) {
-            return MG_ENOENT;
+            return MG_ERROR_ENOENT;
         }
         int rc = append_run(t, node, d->types[i], (uint64_t)d->blocklengths[i]);
         if (rc) {
             return rc;
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int type_sig_define(type_sig_table *t, const type_sig_desc *d, uint32_t *id)
 {
     if (!t || !d || !id) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
-    if (d->constructor < TYPE_SIG_CONTIGUOUS || d->constructor >= TYPE_SIG_CONSTRUCTOR_END ||
-        d->count < 0) {
-        return MG_EINVAL;
+    if (d->constructor < TYPE_SIG_DESC_CONTIGUOUS ||
+        d->constructor >= TYPE_SIG_DESC_CONSTRUCTOR_END || d->count < 0) {
+        return MG_ERROR_EINVAL;
     }
     if (t->n_nodes >= UINT32_MAX) {
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     int rc = mg_array_reserve((void **)&t->nodes, &t->cap_nodes, t->n_nodes + 1, sizeof *t->nodes);
     if (rc) {
@@ -370,9 +372,9 @@ int type_sig_define(type_sig_table *t, const type_sig_desc *d, uint32_t *id)
     }
     size_t parts_before = t->n_parts;
     type_sig_node node = {.pow = 1, .first_part = (uint32_t)t->n_parts};
-    rc = t->n_parts >= UINT32_MAX ? MG_ERANGE : build_runs(t, d, &node);
-    if (rc == MG_OK && node.depth > TYPE_SIG_MAX_DEPTH) {
-        rc = MG_ERANGE;
+    rc = t->n_parts >= UINT32_MAX ? MG_ERROR_ERANGE : build_runs(t, d, &node);
+    if (rc == MG_ERROR_OK && node.depth > TYPE_SIG_MAX_DEPTH) {
+        rc = MG_ERROR_ERANGE;
     }
     if (rc) {
         t->n_parts = parts_before;
@@ -380,32 +382,32 @@ int type_sig_define(type_sig_table *t, const type_sig_desc *d, uint32_t *id)
     }
     *id = (uint32_t)t->n_nodes;
     t->nodes[t->n_nodes++] = node;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int type_sig_table_init(type_sig_table *t)
 {
     if (!t) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     *t = (type_sig_table){0};
-    int rc = mg_array_reserve((void **)&t->nodes, &t->cap_nodes, TYPE_SIG_PREDEFINED_COUNT,
+    int rc = mg_array_reserve((void **)&t->nodes, &t->cap_nodes, TYPE_SIG_DESC_PREDEFINED_COUNT,
                               sizeof *t->nodes);
     if (rc) {
         return rc;
     }
-    t->nodes[TYPE_SIG_NONE] = (type_sig_node){0};
+    t->nodes[TYPE_SIG_DESC_NONE] = (type_sig_node){0};
     t->n_nodes = 1;
-    for (uint32_t c = 1; c < TYPE_SIG_FIRST_PAIR; c++) {
+    for (uint32_t c = 1; c < TYPE_SIG_DESC_FIRST_PAIR; c++) {
         t->nodes[t->n_nodes++] = (type_sig_node){
             .sig = {.elems = 1, .hash = element_value(c), .bytes = predefined[c].bytes, .unit = c},
             .pow = BASE};
     }
-    for (uint32_t c = TYPE_SIG_FIRST_PAIR; c < TYPE_SIG_PREDEFINED_COUNT; c++) {
+    for (uint32_t c = TYPE_SIG_DESC_FIRST_PAIR; c < TYPE_SIG_DESC_PREDEFINED_COUNT; c++) {
         uint32_t types[2] = {predefined[c].first, predefined[c].second};
         int64_t ones[2] = {1, 1};
         type_sig_desc pair = {
-            .constructor = TYPE_SIG_STRUCT, .count = 2, .blocklengths = ones, .types = types};
+            .constructor = TYPE_SIG_DESC_STRUCT, .count = 2, .blocklengths = ones, .types = types};
         uint32_t id;
         rc = type_sig_define(t, &pair, &id);
         if (rc) {
@@ -413,7 +415,7 @@ int type_sig_table_init(type_sig_table *t)
             return rc;
         }
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void type_sig_table_free(type_sig_table *t)
@@ -428,20 +430,20 @@ void type_sig_table_free(type_sig_table *t)
 int type_sig_message(const type_sig_table *t, uint32_t type, int64_t count, type_sig *out)
 {
     if (!t || !out || count < 0) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     if (!known(t, type)) {
-        return MG_ENOENT;
+        return MG_ERROR_ENOENT;
     }
     const type_sig *s = &t->nodes[type].sig;
     type_sig m = {.unit = s->unit};
     if (mul_checked(s->elems, (uint64_t)count, &m.elems) ||
         mul_checked(s->bytes, (uint64_t)count, &m.bytes)) {
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     m.hash = repeat(node_seq(&t->nodes[type]), (uint64_t)count).hash;
     *out = m;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The part of a node holding element `pos` (pos < the node's elements): binary search on ends. */
@@ -490,10 +492,10 @@ static int check_position(const type_sig_table *t, uint32_t type, int64_t count,
 {
     type_sig msg;
     int rc = type_sig_message(t, type, count, &msg);
-    if (rc == MG_OK && (inclusive ? n > msg.elems : n >= msg.elems)) {
-        rc = MG_ERANGE;
+    if (rc == MG_ERROR_OK && (inclusive ? n > msg.elems : n >= msg.elems)) {
+        rc = MG_ERROR_ERANGE;
     }
-    return rc == MG_OK && !out ? MG_EINVAL : rc;
+    return rc == MG_ERROR_OK && !out ? MG_ERROR_EINVAL : rc;
 }
 
 int type_sig_prefix_hash(const type_sig_table *t, uint32_t type, int64_t count, uint64_t n,
@@ -505,12 +507,12 @@ int type_sig_prefix_hash(const type_sig_table *t, uint32_t type, int64_t count, 
     }
     if (n == 0) {
         *hash = 0;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     const type_sig_node *node = &t->nodes[type];
     uint64_t copies = n / node->sig.elems, rest = n % node->sig.elems;
     *hash = concat(repeat(node_seq(node), copies), type_prefix(t, type, rest)).hash;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int type_sig_element(const type_sig_table *t, uint32_t type, int64_t count, uint64_t pos,
@@ -525,7 +527,7 @@ int type_sig_element(const type_sig_table *t, uint32_t type, int64_t count, uint
         const type_sig_node *node = &t->nodes[type];
         if (node->n_parts == 0) {
             *basic = type;
-            return MG_OK;
+            return MG_ERROR_OK;
         }
         const type_sig_part *part = part_at(t, node, pos);
         uint64_t before = part == &t->parts[node->first_part] ? 0 : part[-1].end;

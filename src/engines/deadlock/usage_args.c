@@ -4,92 +4,93 @@
 static usage_args_problem check_message(const usage_args_call *c)
 {
     if (c->count < 0) {
-        return USAGE_COUNT_NEGATIVE;
+        return USAGE_ARGS_COUNT_NEGATIVE;
     }
     /* a message of no element may name MPI_DATATYPE_NULL (MPICH accepts it, pmodels/mpich#4659) */
-    if (c->type_state == USAGE_TYPE_IS_NULL && c->count > 0) {
-        return USAGE_TYPE_NULL;
+    if (c->type_state == USAGE_ARGS_TYPE_IS_NULL && c->count > 0) {
+        return USAGE_ARGS_TYPE_NULL;
     }
-    if (c->type_state == USAGE_TYPE_RELEASED) {
-        return USAGE_TYPE_FREED;
+    if (c->type_state == USAGE_ARGS_TYPE_RELEASED) {
+        return USAGE_ARGS_TYPE_FREED;
     }
-    if (c->type_state == USAGE_TYPE_MADE) {
-        return USAGE_TYPE_UNCOMMITTED;
+    if (c->type_state == USAGE_ARGS_TYPE_MADE) {
+        return USAGE_ARGS_TYPE_UNCOMMITTED;
     }
-    return c->buffer_null && c->count > 0 ? USAGE_BUFFER_NULL : USAGE_OK;
+    return c->buffer_null && c->count > 0 ? USAGE_ARGS_BUFFER_NULL : USAGE_ARGS_OK;
 }
 
 static usage_args_problem check_peer(const usage_args_call *c)
 {
-    usage_args_problem out_of_range = c->peer_is_root ? USAGE_ROOT_RANGE : USAGE_RANK_RANGE;
+    usage_args_problem out_of_range = c->peer_is_root ? USAGE_ARGS_ROOT_RANGE
+                                                      : USAGE_ARGS_RANK_RANGE;
     switch (c->peer_kind) {
-    case USAGE_RANK_ANY_SOURCE:
-        return c->any_source_allowed ? USAGE_OK : out_of_range;
-    case USAGE_RANK_PROC_NULL:
-        return c->peer_is_root ? out_of_range : USAGE_OK;
+    case USAGE_ARGS_RANK_ANY_SOURCE:
+        return c->any_source_allowed ? USAGE_ARGS_OK : out_of_range;
+    case USAGE_ARGS_RANK_PROC_NULL:
+        return c->peer_is_root ? out_of_range : USAGE_ARGS_OK;
     default:
-        return c->peer < 0 || c->peer >= c->group_size ? out_of_range : USAGE_OK;
+        return c->peer < 0 || c->peer >= c->group_size ? out_of_range : USAGE_ARGS_OK;
     }
 }
 
 static usage_args_problem check_tag(const usage_args_call *c)
 {
     if (c->tag_is_any) {
-        return c->any_tag_allowed ? USAGE_OK : USAGE_TAG_RANGE;
+        return c->any_tag_allowed ? USAGE_ARGS_OK : USAGE_ARGS_TAG_RANGE;
     }
-    return c->tag < 0 || c->tag > c->tag_ub ? USAGE_TAG_RANGE : USAGE_OK;
+    return c->tag < 0 || c->tag > c->tag_ub ? USAGE_ARGS_TAG_RANGE : USAGE_ARGS_OK;
 }
 
 usage_args_problem usage_args_check(const usage_args_call *call)
 {
     if (call->comm_null) {
-        return USAGE_COMM_NULL;
+        return USAGE_ARGS_COMM_NULL;
     }
     if (call->comm_freed) {
-        return USAGE_COMM_FREED;
+        return USAGE_ARGS_COMM_FREED;
     }
-    usage_args_problem p = call->has_message ? check_message(call) : USAGE_OK;
-    if (p == USAGE_OK && call->has_peer) {
+    usage_args_problem p = call->has_message ? check_message(call) : USAGE_ARGS_OK;
+    if (p == USAGE_ARGS_OK && call->has_peer) {
         p = check_peer(call);
     }
-    if (p == USAGE_OK && call->has_tag) {
+    if (p == USAGE_ARGS_OK && call->has_tag) {
         p = check_tag(call);
     }
-    if (p == USAGE_OK && call->has_op && !call->op_allowed) {
-        p = USAGE_OP_TYPE;
+    if (p == USAGE_ARGS_OK && call->has_op && !call->op_allowed) {
+        p = USAGE_ARGS_OP_TYPE;
     }
-    if (p == USAGE_OK && call->op_freed) {
-        p = USAGE_OP_FREED;
+    if (p == USAGE_ARGS_OK && call->op_freed) {
+        p = USAGE_ARGS_OP_FREED;
     }
     return p;
 }
 
 const char *usage_args_problem_name(uint32_t problem)
 {
-    static const char *const names[USAGE_PROBLEM_END] = {
-        [USAGE_OK] = "ok",
-        [USAGE_COMM_NULL] = "comm_null",
-        [USAGE_COUNT_NEGATIVE] = "negative_count",
-        [USAGE_BUFFER_NULL] = "null_buffer",
-        [USAGE_RANK_RANGE] = "rank_out_of_range",
-        [USAGE_ROOT_RANGE] = "root_out_of_range",
-        [USAGE_TAG_RANGE] = "tag_out_of_range",
-        [USAGE_TYPE_NULL] = "datatype_null",
-        [USAGE_TYPE_FREED] = "datatype_freed",
-        [USAGE_TYPE_UNCOMMITTED] = "datatype_uncommitted",
-        [USAGE_OP_TYPE] = "op_type_mismatch",
-        [USAGE_RMA_OUTSIDE_EPOCH] = "rma_access_outside_epoch",
-        [USAGE_RMA_EPOCH_TWICE] = "rma_epoch_twice",
-        [USAGE_RMA_EPOCH_UNCLOSED] = "rma_epoch_unclosed",
-        [USAGE_RMA_CLOSE_UNOPENED] = "rma_close_without_open",
-        [USAGE_SEND_BUFFER_CHANGED] = "send_buffer_modified",
-        [USAGE_BUFFERS_OVERLAP] = "pending_buffers_overlap",
-        [USAGE_RMA_CONFLICT] = "rma_conflicting_access",
-        [USAGE_COMM_FREED] = "comm_freed",
-        [USAGE_OP_FREED] = "op_freed",
-        [USAGE_REQUEST_FREED] = "request_freed",
-        [USAGE_GROUP_FREED] = "group_freed",
-        [USAGE_WIN_FREED] = "win_freed",
+    static const char *const names[USAGE_ARGS_PROBLEM_END] = {
+        [USAGE_ARGS_OK] = "ok",
+        [USAGE_ARGS_COMM_NULL] = "comm_null",
+        [USAGE_ARGS_COUNT_NEGATIVE] = "negative_count",
+        [USAGE_ARGS_BUFFER_NULL] = "null_buffer",
+        [USAGE_ARGS_RANK_RANGE] = "rank_out_of_range",
+        [USAGE_ARGS_ROOT_RANGE] = "root_out_of_range",
+        [USAGE_ARGS_TAG_RANGE] = "tag_out_of_range",
+        [USAGE_ARGS_TYPE_NULL] = "datatype_null",
+        [USAGE_ARGS_TYPE_FREED] = "datatype_freed",
+        [USAGE_ARGS_TYPE_UNCOMMITTED] = "datatype_uncommitted",
+        [USAGE_ARGS_OP_TYPE] = "op_type_mismatch",
+        [USAGE_ARGS_RMA_OUTSIDE_EPOCH] = "rma_access_outside_epoch",
+        [USAGE_ARGS_RMA_EPOCH_TWICE] = "rma_epoch_twice",
+        [USAGE_ARGS_RMA_EPOCH_UNCLOSED] = "rma_epoch_unclosed",
+        [USAGE_ARGS_RMA_CLOSE_UNOPENED] = "rma_close_without_open",
+        [USAGE_ARGS_SEND_BUFFER_CHANGED] = "send_buffer_modified",
+        [USAGE_ARGS_BUFFERS_OVERLAP] = "pending_buffers_overlap",
+        [USAGE_ARGS_RMA_CONFLICT] = "rma_conflicting_access",
+        [USAGE_ARGS_COMM_FREED] = "comm_freed",
+        [USAGE_ARGS_OP_FREED] = "op_freed",
+        [USAGE_ARGS_REQUEST_FREED] = "request_freed",
+        [USAGE_ARGS_GROUP_FREED] = "group_freed",
+        [USAGE_ARGS_WIN_FREED] = "win_freed",
     };
-    return problem < USAGE_PROBLEM_END ? names[problem] : "unknown";
+    return problem < USAGE_ARGS_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -1,8 +1,8 @@
 /* Argument checks of an MPI call before it reaches MPI (issue 28 item 2): pure decisions on what
  * the capture module saw, so that a bad call is reported with its call site even where MPI would
  * abort first. The capture module calls them in `mpiguard check` only (never on run/hang's path)
- * and writes a flagged record (CHECK_FLAG_INVALID_ARGUMENTS, the problem in `aux`); the detector
- * turns it into a finding. Design: docs/design/check-classes.md "Argument checks". */
+ * and writes a flagged record (CHECK_EVENT_FLAG_INVALID_ARGUMENTS, the problem in `aux`); the
+ * detector turns it into a finding. Design: docs/design/check-classes.md "Argument checks". */
 #ifndef USAGE_ARGS_H
 #define USAGE_ARGS_H
 
@@ -10,48 +10,50 @@
 
 /* Values are part of the capture stream (a record's aux): append only. */
 typedef enum usage_args_problem {
-    USAGE_OK = 0,
-    USAGE_COMM_NULL,        /* MPI_COMM_NULL as the communicator */
-    USAGE_COUNT_NEGATIVE,   /* a negative count */
-    USAGE_BUFFER_NULL,      /* a NULL buffer with a positive count */
-    USAGE_RANK_RANGE,       /* a destination or source outside the communicator */
-    USAGE_ROOT_RANGE,       /* a root outside the communicator */
-    USAGE_TAG_RANGE,        /* a tag negative (not MPI_ANY_TAG where allowed) or above MPI_TAG_UB */
-    USAGE_TYPE_NULL,        /* MPI_DATATYPE_NULL as the datatype of a positive count */
-    USAGE_TYPE_FREED,       /* a datatype already freed */
-    USAGE_TYPE_UNCOMMITTED, /* a derived datatype never committed */
-    USAGE_OP_TYPE,          /* a builtin reduction op on a datatype it is not defined for */
+    USAGE_ARGS_OK = 0,
+    USAGE_ARGS_COMM_NULL,      /* MPI_COMM_NULL as the communicator */
+    USAGE_ARGS_COUNT_NEGATIVE, /* a negative count */
+    USAGE_ARGS_BUFFER_NULL,    /* a NULL buffer with a positive count */
+    USAGE_ARGS_RANK_RANGE,     /* a destination or source outside the communicator */
+    USAGE_ARGS_ROOT_RANGE,     /* a root outside the communicator */
+    USAGE_ARGS_TAG_RANGE,  /* a tag negative (not MPI_ANY_TAG where allowed) or above MPI_TAG_UB */
+    USAGE_ARGS_TYPE_NULL,  /* MPI_DATATYPE_NULL as the datatype of a positive count */
+    USAGE_ARGS_TYPE_FREED, /* a datatype already freed */
+    USAGE_ARGS_TYPE_UNCOMMITTED, /* a derived datatype never committed */
+    USAGE_ARGS_OP_TYPE,          /* a builtin reduction op on a datatype it is not defined for */
     /* one-sided epochs, decided by rma_epochs_step (rma_epochs.h) */
-    USAGE_RMA_OUTSIDE_EPOCH,   /* a Put, Get, ... (or a flush) to a target no open epoch covers */
-    USAGE_RMA_EPOCH_TWICE,     /* an epoch opened while one that excludes it is open */
-    USAGE_RMA_EPOCH_UNCLOSED,  /* a window freed with an epoch open or accesses not completed */
-    USAGE_RMA_CLOSE_UNOPENED,  /* Unlock without Lock, Complete without Start, Wait without Post */
-    USAGE_SEND_BUFFER_CHANGED, /* a nonblocking send's buffer written before its completion */
-    USAGE_BUFFERS_OVERLAP,     /* a request's buffer shares bytes with a pending receive's */
-    USAGE_RMA_CONFLICT,        /* two accesses to the same window bytes in one epoch, one writing
-                                  (rma_conflicts.h: the detector's finding, never a record's) */
-    USAGE_COMM_FREED,          /* a communicator already freed (a copy of its handle) */
-    USAGE_OP_FREED,            /* a reduction op already freed (a copy of its handle) */
-    USAGE_REQUEST_FREED,       /* a request already freed, or completed and freed by MPI */
-    USAGE_GROUP_FREED,         /* a group already freed (a copy of its handle) */
-    USAGE_WIN_FREED,           /* a window already freed (a copy of its handle) */
-    USAGE_PROBLEM_END
+    USAGE_ARGS_RMA_OUTSIDE_EPOCH,  /* a Put, Get, ... (or a flush) to a target no open epoch covers
+                                    */
+    USAGE_ARGS_RMA_EPOCH_TWICE,    /* an epoch opened while one that excludes it is open */
+    USAGE_ARGS_RMA_EPOCH_UNCLOSED, /* a window freed with an epoch open or accesses not completed */
+    USAGE_ARGS_RMA_CLOSE_UNOPENED, /* Unlock without Lock, Complete without Start, Wait without Post
+                                    */
+    USAGE_ARGS_SEND_BUFFER_CHANGED, /* a nonblocking send's buffer written before its completion */
+    USAGE_ARGS_BUFFERS_OVERLAP,     /* a request's buffer shares bytes with a pending receive's */
+    USAGE_ARGS_RMA_CONFLICT,  /* two accesses to the same window bytes in one epoch, one writing
+                            (rma_conflicts.h: the detector's finding, never a record's) */
+    USAGE_ARGS_COMM_FREED,    /* a communicator already freed (a copy of its handle) */
+    USAGE_ARGS_OP_FREED,      /* a reduction op already freed (a copy of its handle) */
+    USAGE_ARGS_REQUEST_FREED, /* a request already freed, or completed and freed by MPI */
+    USAGE_ARGS_GROUP_FREED,   /* a group already freed (a copy of its handle) */
+    USAGE_ARGS_WIN_FREED,     /* a window already freed (a copy of its handle) */
+    USAGE_ARGS_PROBLEM_END
 } usage_args_problem;
 
 /* What a datatype is, as the capture module knows it. */
 typedef enum usage_args_type_state {
-    USAGE_TYPE_UNKNOWN = 0, /* not seen made (not checked) */
-    USAGE_TYPE_COMMITTED,   /* predefined, or derived and committed */
-    USAGE_TYPE_MADE,        /* derived, not committed yet */
-    USAGE_TYPE_RELEASED,    /* freed */
-    USAGE_TYPE_IS_NULL      /* MPI_DATATYPE_NULL */
+    USAGE_ARGS_TYPE_UNKNOWN = 0, /* not seen made (not checked) */
+    USAGE_ARGS_TYPE_COMMITTED,   /* predefined, or derived and committed */
+    USAGE_ARGS_TYPE_MADE,        /* derived, not committed yet */
+    USAGE_ARGS_TYPE_RELEASED,    /* freed */
+    USAGE_ARGS_TYPE_IS_NULL      /* MPI_DATATYPE_NULL */
 } usage_args_type_state;
 
 /* How a peer or root argument reads: a rank, or one of MPI's special values. */
 typedef enum usage_args_rank_kind {
-    USAGE_RANK = 0,
-    USAGE_RANK_ANY_SOURCE,
-    USAGE_RANK_PROC_NULL
+    USAGE_ARGS_RANK = 0,
+    USAGE_ARGS_RANK_ANY_SOURCE,
+    USAGE_ARGS_RANK_PROC_NULL
 } usage_args_rank_kind;
 
 /* One call's arguments. Fields a call does not have stay zero (has_* 0). */
@@ -73,9 +75,9 @@ typedef struct usage_args_call {
     int64_t tag, tag_ub;
 } usage_args_call;
 
-/* The first problem of the call, in the order of the enum (the communicator first), or USAGE_OK.
- * A problem a rooted collective's non-root members cannot have (their root argument still
- * counts: MPI 3.1 §5.1 makes it significant everywhere) is checked on every member. O(1). */
+/* The first problem of the call, in the order of the enum (the communicator first), or
+ * USAGE_ARGS_OK. A problem a rooted collective's non-root members cannot have (their root argument
+ * still counts: MPI 3.1 §5.1 makes it significant everywhere) is checked on every member. O(1). */
 usage_args_problem usage_args_check(const usage_args_call *call);
 
 /* Stable lower-case name of a problem ("comm_null", "rank_out_of_range", ...), the report's

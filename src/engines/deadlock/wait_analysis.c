@@ -22,13 +22,13 @@ static int reach_deadlocked(const deadlock_detector *det, const wait_graph *g,
 {
     uint32_t *stack = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *stack);
     if (!stack) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     size_t sp = 0;
     memset(keep, 0, g->n_nodes);
     for (int32_t v = 0; v < det->world; v++) {
-        if (res->status[v] != OR_KNOT_RELEASED && g->nodes[v].state == WG_BLOCKED &&
-            !(det->ranks[v].flags & RANK_REPORTED) &&
+        if (res->status[v] != OR_KNOT_RELEASED && g->nodes[v].state == WAIT_GRAPH_BLOCKED &&
+            !(det->ranks[v].flags & DETECTOR_STATE_RANK_REPORTED) &&
             (!progressed || record_backlog_has(&det->backlog, v))) {
             keep[v] = 1;
             stack[sp++] = (uint32_t)v;
@@ -45,7 +45,7 @@ static int reach_deadlocked(const deadlock_detector *det, const wait_graph *g,
         }
     }
     free(stack);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int make_finding(deadlock_detector *det, const wait_graph *g, const or_knot_result *res,
@@ -56,7 +56,7 @@ static int make_finding(deadlock_detector *det, const wait_graph *g, const or_kn
                     .time = now,
                     .probe_rank = -1,
                     .probe_source = -1};
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (int pass = 0; pass < 2 && !rc; pass++) {
         for (int32_t v = 0; v < det->world && !rc; v++) {
             int in_knot = res->status[v] == OR_KNOT_IN_KNOT;
@@ -71,10 +71,10 @@ static int make_finding(deadlock_detector *det, const wait_graph *g, const or_kn
                                  .comm = x->comm,
                                  .peer = x->peer,
                                  .tag = x->tag,
-                                 .root = CHECK_NO_ROOT,
+                                 .root = CHECK_EVENT_NO_ROOT,
                                  .callsite = x->callsite};
             uint32_t wi = det->ranks[v].wait;
-            if (wi != DL_NONE) {
+            if (wi != DETECTOR_STATE_DL_NONE) {
                 c.root = det->waits[wi].root;
                 c.op = det->waits[wi].op;
             }
@@ -97,19 +97,19 @@ static size_t release_buffered(deadlock_detector *det, const or_knot_result *res
     size_t released = 0;
     for (int32_t r = 0; r < det->world; r++) {
         uint32_t wi = det->ranks[r].wait;
-        if (res->status[r] == OR_KNOT_RELEASED || wi == DL_NONE ||
+        if (res->status[r] == OR_KNOT_RELEASED || wi == DETECTOR_STATE_DL_NONE ||
             !record_backlog_has(&det->backlog, r)) {
             continue;
         }
         for (uint32_t i = 0; i < det->waits[wi].n_items; i++) {
             detector_state_item *it = &det->waits[wi].items[i];
-            if (it->type != ITEM_P2P || it->done || it->ref == P2P_NONE) {
+            if (it->type != DETECTOR_STATE_ITEM_P2P || it->done || it->ref == P2P_MATCH_NONE) {
                 continue;
             }
             p2p_match_op *o = &det->p2p.ops[it->ref];
-            if (o->kind == P2P_SEND &&
-                (o->p.mode == CHECK_MODE_STANDARD || o->p.mode == CHECK_MODE_READY)) {
-                o->owner = P2P_NONE;
+            if (o->kind == P2P_MATCH_SEND &&
+                (o->p.mode == CHECK_EVENT_MODE_STANDARD || o->p.mode == CHECK_EVENT_MODE_READY)) {
+                o->owner = P2P_MATCH_NONE;
                 wait_state_item_done(det, wi, i);
                 released++;
             }
@@ -122,7 +122,7 @@ int wait_analysis_run(deadlock_detector *det, uint64_t now, uint32_t notes, int 
 {
     *found_deadlock = 0;
     uint32_t extra = 0;
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (uint32_t round = 0; round < det->prm.release_rounds && !rc; round++) {
         wait_graph g;
         or_knot_result res = {0};
@@ -131,14 +131,14 @@ int wait_analysis_run(deadlock_detector *det, uint64_t now, uint32_t notes, int 
         rc = rc ? rc : or_knot_analyze(&g, &res);
         if (!rc) {
             keep = malloc(g.n_nodes ? g.n_nodes : 1);
-            rc = keep ? reach_deadlocked(det, &g, &res, 0, keep) : MG_ENOMEM;
+            rc = keep ? reach_deadlocked(det, &g, &res, 0, keep) : MG_ERROR_ENOMEM;
         }
         size_t dead = 0, progressed = 0, reported = 0, terminated = 0;
         for (int32_t r = 0; !rc && r < det->world; r++) {
             if (!keep[r]) {
                 continue;
             }
-            if (g.nodes[r].state == WG_TERMINATED) {
+            if (g.nodes[r].state == WAIT_GRAPH_TERMINATED) {
                 terminated++;
                 continue;
             }
@@ -146,21 +146,23 @@ int wait_analysis_run(deadlock_detector *det, uint64_t now, uint32_t notes, int 
             progressed += record_backlog_has(&det->backlog, r);
         }
         for (int32_t r = 0; !rc && r < det->world; r++) {
-            reported += res.status[r] != OR_KNOT_RELEASED && (det->ranks[r].flags & RANK_REPORTED);
+            reported += res.status[r] != OR_KNOT_RELEASED &&
+                        (det->ranks[r].flags & DETECTOR_STATE_RANK_REPORTED);
         }
         int again = 0;
         if (!rc && dead && progressed) {
             rc = reach_deadlocked(det, &g, &res, 1, keep);
-            rc = rc ? rc : make_finding(det, &g, &res, keep, DL_POTENTIAL_DEADLOCK, notes, now);
+            rc = rc ? rc
+                    : make_finding(det, &g, &res, keep, DL_FINDING_POTENTIAL_DEADLOCK, notes, now);
             again = !rc && release_buffered(det, &res) > 0;
-            extra = DL_NOTE_BUFFER_RELEASED;
+            extra = DL_FINDING_NOTE_BUFFER_RELEASED;
         } else if (!rc && dead) {
             rc = make_finding(det, &g, &res, keep,
-                              terminated ? DL_STUCK_ON_TERMINATED : DL_DEADLOCK, notes | extra,
-                              now);
+                              terminated ? DL_FINDING_STUCK_ON_TERMINATED : DL_FINDING_DEADLOCK,
+                              notes | extra, now);
             for (int32_t r = 0; !rc && r < det->world; r++) {
                 if (keep[r]) {
-                    det->ranks[r].flags |= RANK_REPORTED;
+                    det->ranks[r].flags |= DETECTOR_STATE_RANK_REPORTED;
                 }
             }
             *found_deadlock = !rc;

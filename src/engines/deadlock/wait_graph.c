@@ -25,26 +25,26 @@ void wait_graph_free(wait_graph *g)
 int wait_graph_add_node(wait_graph *g, const wait_graph_node *node, uint32_t *id)
 {
     if (g->n_nodes >= WG_GONE - 1) {
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     }
     if (mg_array_reserve((void **)&g->nodes, &g->cap_nodes, g->n_nodes + 1, sizeof *g->nodes)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     g->nodes[g->n_nodes] = *node;
     *id = (uint32_t)g->n_nodes++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to)
 {
     if (from >= g->n_nodes || to >= g->n_nodes) {
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     if (mg_array_reserve((void **)&g->arcs, &g->cap_arcs, g->n_arcs + 1, sizeof *g->arcs)) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     g->arcs[g->n_arcs++] = (wait_graph_arc){from, to};
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Counting sort of the arcs by source into out_start (n_nodes + 1 offsets). */
@@ -55,7 +55,7 @@ static int sort_arcs(wait_graph *g)
     if (!start || !sorted) {
         free(start);
         free(sorted);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (size_t i = 0; i < g->n_arcs; i++) {
         start[g->arcs[i].from + 1]++;
@@ -75,7 +75,7 @@ static int sort_arcs(wait_graph *g)
     g->arcs = sorted;
     g->cap_arcs = g->n_arcs ? g->n_arcs : 1;
     g->out_start = start;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int wait_graph_finish(wait_graph *g)
@@ -85,7 +85,7 @@ int wait_graph_finish(wait_graph *g)
     uint32_t *succ = malloc((n + 1) * sizeof *succ), *renum = malloc((n + 1) * sizeof *renum);
     if (!in || !out || !succ || !renum) {
         free(in), free(out), free(succ), free(renum);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (size_t i = 0; i < g->n_arcs; i++) {
         out[g->arcs[i].from]++;
@@ -97,7 +97,7 @@ int wait_graph_finish(wait_graph *g)
      * but the walk is bounded by n all the same. */
     size_t kept = 0;
     for (size_t v = 0; v < n; v++) {
-        int pass = g->nodes[v].type != WG_PROCESS && in[v] == 1 && out[v] == 1;
+        int pass = g->nodes[v].type != WAIT_GRAPH_PROCESS && in[v] == 1 && out[v] == 1;
         renum[v] = pass ? WG_GONE : (uint32_t)kept++;
     }
     size_t m = 0;
@@ -127,7 +127,7 @@ int wait_graph_finish(wait_graph *g)
 
 int wait_graph_arc_is_or(const wait_graph *g, size_t arc)
 {
-    return g->nodes[g->arcs[arc].from].sem == WG_OR;
+    return g->nodes[g->arcs[arc].from].sem == WAIT_GRAPH_OR;
 }
 
 int wait_graph_subgraph(const wait_graph *g, const uint8_t *keep, wait_graph *dst)
@@ -135,9 +135,9 @@ int wait_graph_subgraph(const wait_graph *g, const uint8_t *keep, wait_graph *ds
     wait_graph_init(dst);
     uint32_t *renum = malloc((g->n_nodes + 1) * sizeof *renum);
     if (!renum) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (size_t v = 0; v < g->n_nodes && !rc; v++) {
         renum[v] = WG_GONE;
         if (keep[v]) {

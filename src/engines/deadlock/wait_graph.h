@@ -10,24 +10,25 @@
 #include <stdint.h>
 
 enum wait_graph_node_type {
-    WG_PROCESS = 1, /* an MPI process: rank */
-    WG_REQUEST,    /* a request of a multi-completion (Waitall/Waitany/...): rank, aux=request id */
-    WG_ANY_SOURCE, /* "a message from any member of comm" (wildcard receive) */
-    WG_COLLECTIVE  /* "every missing member of slot aux of comm" (collective call) */
+    WAIT_GRAPH_PROCESS = 1, /* an MPI process: rank */
+    WAIT_GRAPH_REQUEST, /* a request of a multi-completion (Waitall/Waitany/...): rank, aux=request
+                           id */
+    WAIT_GRAPH_ANY_SOURCE, /* "a message from any member of comm" (wildcard receive) */
+    WAIT_GRAPH_COLLECTIVE  /* "every missing member of slot aux of comm" (collective call) */
 };
 
-enum wait_graph_semantic { WG_AND = 0, WG_OR = 1 };
+enum wait_graph_semantic { WAIT_GRAPH_AND = 0, WAIT_GRAPH_OR = 1 };
 
 enum wait_graph_state {
-    WG_BLOCKED = 0, /* waits according to its arcs */
-    WG_RUNNING,     /* a process that is not blocked: releases its waiters */
-    WG_TERMINATED   /* a process that finalized, aborted or vanished: releases nobody */
+    WAIT_GRAPH_BLOCKED = 0, /* waits according to its arcs */
+    WAIT_GRAPH_RUNNING,     /* a process that is not blocked: releases its waiters */
+    WAIT_GRAPH_TERMINATED   /* a process that finalized, aborted or vanished: releases nobody */
 };
 
 typedef struct wait_graph_node {
     uint8_t type;    /* wait_graph_node_type */
     uint8_t sem;     /* wait_graph_semantic of the outgoing arcs */
-    uint8_t state;   /* wait_graph_state (intermediate nodes are WG_BLOCKED) */
+    uint8_t state;   /* wait_graph_state (intermediate nodes are WAIT_GRAPH_BLOCKED) */
     uint8_t in_knot; /* set by or_knot_analyze */
     /* process: its blocked (or terminal) call; request: the receive; collective: the call */
     uint16_t func;
@@ -53,19 +54,19 @@ typedef struct wait_graph {
 
 void wait_graph_init(wait_graph *g);
 void wait_graph_free(wait_graph *g);
-/* Appends a node; *id gets its index. Errors: MG_ENOMEM, MG_ERANGE (2^32 - 1 nodes). */
+/* Appends a node; *id gets its index. Errors: MG_ERROR_ENOMEM, MG_ERROR_ERANGE (2^32 - 1 nodes). */
 int wait_graph_add_node(wait_graph *g, const wait_graph_node *node, uint32_t *id);
-/* Appends an arc whose type is the semantic of `from`. Errors: MG_EINVAL, MG_ENOMEM. */
+/* Appends an arc whose type is the semantic of `from`. Errors: MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
 int wait_graph_add_arc(wait_graph *g, uint32_t from, uint32_t to);
 /* Removes the intermediate nodes with exactly one incoming and one outgoing arc (paper §4.2,
  * Fig. 6c), renumbering the others in order, then sorts the arcs and builds out_start. Process
  * nodes are never removed, so node i stays process i when processes were added first.
- * Errors: MG_ENOMEM (the graph is then unusable: free it). */
+ * Errors: MG_ERROR_ENOMEM (the graph is then unusable: free it). */
 int wait_graph_finish(wait_graph *g);
 /* 1 when arc i is an OR arc. */
 int wait_graph_arc_is_or(const wait_graph *g, size_t arc);
 /* Copies the nodes with keep[i] != 0 and the arcs between them into *dst (finished), numbering
- * them in order. Errors: MG_ENOMEM (dst left empty). */
+ * them in order. Errors: MG_ERROR_ENOMEM (dst left empty). */
 int wait_graph_subgraph(const wait_graph *g, const uint8_t *keep, wait_graph *dst);
 
 #endif

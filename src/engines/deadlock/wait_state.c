@@ -13,21 +13,21 @@
 int wait_state_blocked(const deadlock_detector *det, int32_t rank)
 {
     uint32_t w = det->ranks[rank].wait;
-    return w != DL_NONE && !det->waits[w].satisfied;
+    return w != DETECTOR_STATE_DL_NONE && !det->waits[w].satisfied;
 }
 
 /* ---- work list and wake-ups ---- */
 
-/* The work list is a ring of P slots: a rank is on it at most once (RANK_QUEUED), so it never
- * overflows and a wake-up cannot fail. */
+/* The work list is a ring of P slots: a rank is on it at most once (DETECTOR_STATE_RANK_QUEUED), so
+ * it never overflows and a wake-up cannot fail. */
 static void push_work(deadlock_detector *det, int32_t rank)
 {
-    if (det->ranks[rank].flags & RANK_QUEUED) {
+    if (det->ranks[rank].flags & DETECTOR_STATE_RANK_QUEUED) {
         return;
     }
     det->work[(det->work_head + det->n_work) % (size_t)det->world] = (uint32_t)rank;
     det->n_work++;
-    det->ranks[rank].flags |= RANK_QUEUED;
+    det->ranks[rank].flags |= DETECTOR_STATE_RANK_QUEUED;
 }
 
 int wait_state_next_ready(deadlock_detector *det, int32_t *rank)
@@ -38,7 +38,7 @@ int wait_state_next_ready(deadlock_detector *det, int32_t *rank)
     *rank = (int32_t)det->work[det->work_head];
     det->work_head = (det->work_head + 1) % (size_t)det->world;
     det->n_work--;
-    det->ranks[*rank].flags &= (uint8_t)~RANK_QUEUED;
+    det->ranks[*rank].flags &= (uint8_t)~DETECTOR_STATE_RANK_QUEUED;
     return 1;
 }
 
@@ -70,7 +70,8 @@ void wait_state_item_undone(deadlock_detector *det, uint32_t wi, uint32_t item)
     }
     w->items[item].done = 0;
     w->remaining++;
-    if (w->satisfied && !wait_satisfied(w) && det->ranks[w->rank].life == LIFE_LIVE) {
+    if (w->satisfied && !wait_satisfied(w) &&
+        det->ranks[w->rank].life == DETECTOR_STATE_LIFE_LIVE) {
         w->satisfied = 0;
         det->blocked++;
     }
@@ -84,7 +85,7 @@ void wait_state_wake_completed(deadlock_detector *det)
         p2p_match_drain(&det->p2p, &ops, &n);
         for (size_t i = 0; i < n; i++) {
             p2p_match_op *o = &det->p2p.ops[ops[i]];
-            if (o->owner != P2P_NONE) {
+            if (o->owner != P2P_MATCH_NONE) {
                 wait_state_item_done(det, o->owner, o->owner_item);
             }
         }
@@ -99,12 +100,12 @@ void wait_state_wake_collective(deadlock_detector *det, uint32_t comm)
     for (uint32_t j = 0; j < size; j++) {
         int32_t r = comm_table_member(&det->comms, comm, j);
         uint32_t wi = det->ranks[r].wait;
-        if (wi == DL_NONE) {
+        if (wi == DETECTOR_STATE_DL_NONE) {
             continue;
         }
         for (uint32_t i = 0; i < det->waits[wi].n_items; i++) {
             detector_state_item *it = &det->waits[wi].items[i];
-            if (it->type != ITEM_COLL || it->ref != comm) {
+            if (it->type != DETECTOR_STATE_ITEM_COLL || it->ref != comm) {
                 continue;
             }
             if (coll_match_complete(&det->coll, comm, it->slot)) {
@@ -120,15 +121,15 @@ void wait_state_wake_collective(deadlock_detector *det, uint32_t comm)
 void wait_state_wake_probe(deadlock_detector *det, const p2p_match_post *send)
 {
     uint32_t wi = det->ranks[send->peer].wait;
-    if (wi == DL_NONE) {
+    if (wi == DETECTOR_STATE_DL_NONE) {
         return;
     }
     detector_state_wait *w = &det->waits[wi];
     for (uint32_t i = 0; i < w->n_items; i++) {
         detector_state_item *it = &w->items[i];
-        if (it->type == ITEM_PROBE && !it->done && it->ref == send->comm &&
-            (it->peer == CHECK_ANY_SOURCE || it->peer == send->rank) &&
-            (it->tag == CHECK_ANY_TAG || it->tag == send->tag)) {
+        if (it->type == DETECTOR_STATE_ITEM_PROBE && !it->done && it->ref == send->comm &&
+            (it->peer == CHECK_EVENT_ANY_SOURCE || it->peer == send->rank) &&
+            (it->tag == CHECK_EVENT_ANY_TAG || it->tag == send->tag)) {
             wait_state_item_done(det, wi, i);
             return;
         }
@@ -140,10 +141,10 @@ void wait_state_wake_probe(deadlock_detector *det, const p2p_match_post *send)
 int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint32_t *out)
 {
     uint32_t wi = det->free_wait;
-    if (wi == DL_NONE) {
+    if (wi == DETECTOR_STATE_DL_NONE) {
         if (mg_array_reserve((void **)&det->waits, &det->cap_waits, det->n_waits + 1,
                              sizeof *det->waits)) {
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         }
         wi = (uint32_t)det->n_waits++;
     } else {
@@ -161,9 +162,9 @@ int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint3
     w->tag = ev->tag;
     w->root = ev->root;
     w->op = ev->op;
-    w->next_free = DL_NONE;
+    w->next_free = DETECTOR_STATE_DL_NONE;
     *out = wi;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int wait_state_add(deadlock_detector *det, uint32_t wi, const detector_state_item *item)
@@ -171,18 +172,18 @@ int wait_state_add(deadlock_detector *det, uint32_t wi, const detector_state_ite
     detector_state_wait *w = &det->waits[wi];
     detector_state_item *p = realloc(w->items, (w->n_items + 1) * sizeof *p);
     if (!p) {
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     w->items = p;
     w->items[w->n_items] = *item;
     /* a done op too: a refused call may give it back (p2p_match_withdraw) */
-    if (item->type == ITEM_P2P && item->ref != P2P_NONE) {
+    if (item->type == DETECTOR_STATE_ITEM_P2P && item->ref != P2P_MATCH_NONE) {
         det->p2p.ops[item->ref].owner = wi;
         det->p2p.ops[item->ref].owner_item = w->n_items;
     }
     w->n_items++;
     w->remaining += !item->done;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Drops wait wi: the ops a blocking call posted itself (request 0) are released. */
@@ -191,13 +192,13 @@ void wait_state_free(deadlock_detector *det, uint32_t wi)
     detector_state_wait *w = &det->waits[wi];
     for (uint32_t i = 0; i < w->n_items; i++) {
         detector_state_item *it = &w->items[i];
-        if (it->type != ITEM_P2P || it->ref == P2P_NONE) {
+        if (it->type != DETECTOR_STATE_ITEM_P2P || it->ref == P2P_MATCH_NONE) {
             continue;
         }
         p2p_match_op *o = &det->p2p.ops[it->ref];
         if (o->owner == wi) {
-            o->owner = P2P_NONE;
-            o->owner_item = P2P_NONE;
+            o->owner = P2P_MATCH_NONE;
+            o->owner_item = P2P_MATCH_NONE;
         }
         if (it->request == 0) {
             p2p_match_release(&det->p2p, it->ref);
@@ -209,7 +210,7 @@ void wait_state_free(deadlock_detector *det, uint32_t wi)
     free(w->items);
     w->items = NULL;
     w->n_items = 0;
-    det->ranks[w->rank].wait = DL_NONE;
+    det->ranks[w->rank].wait = DETECTOR_STATE_DL_NONE;
     w->next_free = det->free_wait;
     det->free_wait = wi;
 }
@@ -231,5 +232,5 @@ void wait_state_commit(deadlock_detector *det, uint32_t wi)
         det->blocked++;
     }
     det->ranks[w->rank].wait = wi;
-    det->ranks[w->rank].flags &= (uint8_t)~RANK_REPORTED;
+    det->ranks[w->rank].flags &= (uint8_t)~DETECTOR_STATE_RANK_REPORTED;
 }

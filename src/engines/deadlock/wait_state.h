@@ -9,7 +9,7 @@
 int wait_state_blocked(const deadlock_detector *det, int32_t rank);
 /* A new wait for the call of ev (any: satisfied by one item); *out gets its index. */
 int wait_state_new(deadlock_detector *det, const check_event *ev, int any, uint32_t *out);
-/* Appends an item; a pending p2p item points its op back at the wait. Errors: MG_ENOMEM. */
+/* Appends an item; a pending p2p item points its op back at the wait. Errors: MG_ERROR_ENOMEM. */
 int wait_state_add(deadlock_detector *det, uint32_t wi, const detector_state_item *item);
 /* Counts rank's wait satisfied whatever its items say (no-op when the rank is not blocked): the
  * rank ended, or went on from it though the records that show why never came. */

@@ -18,7 +18,7 @@ typedef struct builder {
 static int arcs_to_members(builder *b, uint32_t from, uint32_t comm)
 {
     uint32_t size = comm_table_size(&b->det->comms, comm);
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (uint32_t j = 0; j < size && !rc; j++) {
         rc = wait_graph_add_arc(b->g, from, (uint32_t)comm_table_member(&b->det->comms, comm, j));
     }
@@ -29,11 +29,11 @@ static int arcs_to_members(builder *b, uint32_t from, uint32_t comm)
 static int any_node(builder *b, uint32_t comm, uint32_t *node)
 {
     if (key_map_get(&b->shared, comm, ANY_NODE_KEY, node)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
-    wait_graph_node n = {.type = WG_ANY_SOURCE,
-                         .sem = WG_OR,
-                         .state = WG_BLOCKED,
+    wait_graph_node n = {.type = WAIT_GRAPH_ANY_SOURCE,
+                         .sem = WAIT_GRAPH_OR,
+                         .state = WAIT_GRAPH_BLOCKED,
                          .rank = -1,
                          .comm = comm_table_id(&b->det->comms, comm)};
     int rc = wait_graph_add_node(b->g, &n, node);
@@ -45,12 +45,12 @@ static int any_node(builder *b, uint32_t comm, uint32_t *node)
 static int coll_node(builder *b, uint32_t comm, uint64_t slot, uint16_t func, uint32_t *node)
 {
     if (key_map_get(&b->shared, comm, slot, node)) {
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     coll_match_entry *s = coll_match_slot(&b->det->coll, comm, slot);
-    wait_graph_node n = {.type = WG_COLLECTIVE,
-                         .sem = WG_AND,
-                         .state = WG_BLOCKED,
+    wait_graph_node n = {.type = WAIT_GRAPH_COLLECTIVE,
+                         .sem = WAIT_GRAPH_AND,
+                         .state = WAIT_GRAPH_BLOCKED,
                          .rank = -1,
                          .func = s ? s->first.func : func,
                          .comm = comm_table_id(&b->det->comms, comm),
@@ -80,7 +80,7 @@ static int wildcard(builder *b, uint32_t from, int only, uint32_t comm,
         return rc ? rc : wait_graph_add_arc(b->g, from, target);
     }
     if (only) {
-        b->g->nodes[from].sem = WG_OR;
+        b->g->nodes[from].sem = WAIT_GRAPH_OR;
         return arcs_to_members(b, from, comm);
     }
     int rc = wait_graph_add_node(b->g, request, &target);
@@ -97,13 +97,14 @@ static rma_locks_request lock_request(const detector_state_item *it, int32_t wai
  * p2p_match_may_complete; a lock no one holds in conflict). */
 static int item_free(const deadlock_detector *det, int32_t rank, const detector_state_item *it)
 {
-    if (it->type == ITEM_LOCK) {
+    if (it->type == DETECTOR_STATE_ITEM_LOCK) {
         size_t from = 0;
         int32_t holder;
         rma_locks_request req = lock_request(it, rank);
         return !rma_locks_next_blocker(&det->locks, &req, &from, &holder);
     }
-    return it->done || (it->type == ITEM_P2P && p2p_match_may_complete(&det->p2p, it->ref));
+    return it->done ||
+           (it->type == DETECTOR_STATE_ITEM_P2P && p2p_match_may_complete(&det->p2p, it->ref));
 }
 
 /* Arcs to every holder of a lock that conflicts with the request (AND: all must unlock). */
@@ -112,7 +113,7 @@ static int lock_arcs(builder *b, uint32_t from, const detector_state_item *it)
     size_t next = 0;
     int32_t holder;
     rma_locks_request req = lock_request(it, (int32_t)from);
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     while (!rc && rma_locks_next_blocker(&b->det->locks, &req, &next, &holder)) {
         rc = wait_graph_add_arc(b->g, from, (uint32_t)holder);
     }
@@ -122,28 +123,28 @@ static int lock_arcs(builder *b, uint32_t from, const detector_state_item *it)
 static int emit_item(builder *b, uint32_t from, int only, const detector_state_item *it)
 {
     const p2p_match *pm = &b->det->p2p;
-    if (it->type == ITEM_COLL) {
+    if (it->type == DETECTOR_STATE_ITEM_COLL) {
         uint32_t node;
         int rc = coll_node(b, it->ref, it->slot, b->det->waits[b->det->ranks[from].wait].func,
                            &node);
         return rc ? rc : wait_graph_add_arc(b->g, from, node);
     }
-    if (it->type == ITEM_LOCK) {
+    if (it->type == DETECTOR_STATE_ITEM_LOCK) {
         return lock_arcs(b, from, it);
     }
-    if (it->type == ITEM_SELF) {
+    if (it->type == DETECTOR_STATE_ITEM_SELF) {
         return wait_graph_add_arc(b->g, from, from);
     }
     const detector_state_wait *w = &b->det->waits[b->det->ranks[from].wait];
-    wait_graph_node request = {.type = WG_REQUEST,
-                               .sem = WG_OR,
-                               .state = WG_BLOCKED,
+    wait_graph_node request = {.type = WAIT_GRAPH_REQUEST,
+                               .sem = WAIT_GRAPH_OR,
+                               .state = WAIT_GRAPH_BLOCKED,
                                .rank = (int32_t)from,
-                               .peer = CHECK_ANY_SOURCE,
+                               .peer = CHECK_EVENT_ANY_SOURCE,
                                .aux = it->request};
     int32_t peer;
     uint32_t comm;
-    if (it->type == ITEM_PROBE) {
+    if (it->type == DETECTOR_STATE_ITEM_PROBE) {
         peer = it->peer;
         comm = it->ref;
         request.func = w->func;
@@ -151,7 +152,8 @@ static int emit_item(builder *b, uint32_t from, int only, const detector_state_i
         request.callsite = w->callsite;
     } else {
         const p2p_match_op *o = &pm->ops[it->ref];
-        peer = o->kind == P2P_RECV && (o->flags & P2P_F_DECIDED) ? o->dec_source : o->p.peer;
+        peer = o->kind == P2P_MATCH_RECV && (o->flags & P2P_MATCH_F_DECIDED) ? o->dec_source
+                                                                             : o->p.peer;
         comm = o->p.comm;
         request.func = o->p.func;
         request.tag = o->p.tag;
@@ -178,10 +180,10 @@ static int emit_wait(builder *b, int32_t r)
         }
     }
     if (pending == 0) {
-        b->g->nodes[r].state = WG_RUNNING;
-        return MG_OK;
+        b->g->nodes[r].state = WAIT_GRAPH_RUNNING;
+        return MG_ERROR_OK;
     }
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (uint32_t i = 0; i < w->n_items && !rc; i++) {
         if (!item_free(det, r, &w->items[i])) {
             rc = emit_item(b, (uint32_t)r, pending == 1, &w->items[i]);
@@ -193,31 +195,31 @@ static int emit_wait(builder *b, int32_t r)
 static void process_node(const deadlock_detector *det, int32_t r, wait_graph_node *n)
 {
     const detector_state_rank *rs = &det->ranks[r];
-    *n = (wait_graph_node){.type = WG_PROCESS,
-                           .sem = WG_AND,
-                           .state = WG_RUNNING,
+    *n = (wait_graph_node){.type = WAIT_GRAPH_PROCESS,
+                           .sem = WAIT_GRAPH_AND,
+                           .state = WAIT_GRAPH_RUNNING,
                            .rank = r,
                            .func = rs->func,
-                           .peer = CHECK_PROC_NULL,
-                           .tag = CHECK_ANY_TAG,
+                           .peer = CHECK_EVENT_PROC_NULL,
+                           .tag = CHECK_EVENT_ANY_TAG,
                            .callsite = rs->callsite};
-    if (rs->wait != DL_NONE) {
+    if (rs->wait != DETECTOR_STATE_DL_NONE) {
         const detector_state_wait *w = &det->waits[rs->wait];
         n->func = w->func;
         n->peer = w->peer;
         n->tag = w->tag;
         n->comm = w->comm_id;
         n->callsite = w->callsite;
-        n->sem = w->any ? WG_OR : WG_AND;
+        n->sem = w->any ? WAIT_GRAPH_OR : WAIT_GRAPH_AND;
     }
-    if (rs->life != LIFE_LIVE) {
-        n->state = WG_TERMINATED;
-        if (rs->life != LIFE_LOST) {
+    if (rs->life != DETECTOR_STATE_LIFE_LIVE) {
+        n->state = WAIT_GRAPH_TERMINATED;
+        if (rs->life != DETECTOR_STATE_LIFE_LOST) {
             n->func = rs->func;
             n->callsite = rs->callsite;
         }
     } else if (wait_state_blocked(det, r)) {
-        n->state = WG_BLOCKED;
+        n->state = WAIT_GRAPH_BLOCKED;
     }
 }
 
@@ -226,7 +228,7 @@ int wfg_build(deadlock_detector *det, wait_graph *g)
     builder b = {det, g, {0}};
     wait_graph_init(g);
     key_map_init(&b.shared);
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (int32_t r = 0; r < det->world && !rc; r++) {
         wait_graph_node n;
         uint32_t id;
@@ -234,7 +236,7 @@ int wfg_build(deadlock_detector *det, wait_graph *g)
         rc = wait_graph_add_node(g, &n, &id);
     }
     for (int32_t r = 0; r < det->world && !rc; r++) {
-        if (g->nodes[r].state == WG_BLOCKED) {
+        if (g->nodes[r].state == WAIT_GRAPH_BLOCKED) {
             rc = emit_wait(&b, r);
         }
     }

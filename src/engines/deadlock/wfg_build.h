@@ -6,7 +6,7 @@
 #include "detector_state.h"
 
 /* The wait-for graph of the current state (finished; processes are nodes 0..P-1).
- * Errors: MG_ENOMEM (g left empty). */
+ * Errors: MG_ERROR_ENOMEM (g left empty). */
 int wfg_build(deadlock_detector *det, wait_graph *g);
 
 #endif

@@ -12,16 +12,17 @@
 #include "detector_settle.h"
 
 /* An undecided wildcard receive of a live rank (the lowest op index, so runs are reproducible), or
- * P2P_NONE. */
+ * P2P_MATCH_NONE. */
 static uint32_t first_undecided(const deadlock_detector *det)
 {
     for (size_t i = 0; i < det->p2p.n_ops; i++) {
         const p2p_match_op *o = &det->p2p.ops[i];
-        if (o->state == P2P_UNDECIDED && det->ranks[o->p.rank].life == LIFE_LIVE) {
+        if (o->state == P2P_MATCH_UNDECIDED &&
+            det->ranks[o->p.rank].life == DETECTOR_STATE_LIFE_LIVE) {
             return (uint32_t)i;
         }
     }
-    return P2P_NONE;
+    return P2P_MATCH_NONE;
 }
 
 /* Moves the findings of a probe copy into the detector, stamped with the decision explored; the
@@ -33,7 +34,7 @@ static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_matc
     for (size_t i = 0; i < copy->n_findings; i++) {
         dl_finding f = copy->findings[i];
         copy->findings[i] = (dl_finding){0};
-        f.notes |= DL_NOTE_PROBED;
+        f.notes |= DL_FINDING_NOTE_PROBED;
         f.probe_rank = wild->p.rank;
         f.probe_request = wild->p.request;
         f.probe_source = source;
@@ -47,8 +48,8 @@ static int explore(deadlock_detector *det, deadlock_detector *root, uint64_t now
                    uint32_t *budget, int *found)
 {
     uint32_t op = first_undecided(det);
-    if (op == P2P_NONE) {
-        return MG_OK;
+    if (op == P2P_MATCH_NONE) {
+        return MG_ERROR_OK;
     }
     uint32_t cap = det->prm.probe_candidates;
     int32_t *sources = malloc((cap ? cap : 1) * sizeof *sources);
@@ -56,10 +57,10 @@ static int explore(deadlock_detector *det, deadlock_detector *root, uint64_t now
     if (!sources || !tags) {
         free(sources);
         free(tags);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     size_t n = p2p_match_candidates(&det->p2p, op, sources, tags, cap);
-    int rc = MG_OK;
+    int rc = MG_ERROR_OK;
     for (size_t i = 0; i < n && !*found && !rc; i++) {
         if (*budget == 0) {
             break;
@@ -73,7 +74,7 @@ static int explore(deadlock_detector *det, deadlock_detector *root, uint64_t now
         int dead = 0;
         rc = p2p_match_decide(&copy->p2p, op, sources[i], tags[i], 1);
         rc = rc ? rc : detector_settle(copy);
-        rc = rc ? rc : wait_analysis_run(copy, now, DL_NOTE_PROBED, &dead);
+        rc = rc ? rc : wait_analysis_run(copy, now, DL_FINDING_NOTE_PROBED, &dead);
         if (!rc && dead) {
             *found = 1;
             rc = adopt(root, copy, &det->p2p.ops[op], sources[i]);
@@ -97,16 +98,16 @@ int wildcard_probe_run(deadlock_detector *det, uint64_t now, int *found)
 int wildcard_probe_decide(deadlock_detector *det, uint64_t now)
 {
     int found = 0;
-    int rc = det->prm.probing ? wildcard_probe_run(det, now, &found) : MG_OK;
+    int rc = det->prm.probing ? wildcard_probe_run(det, now, &found) : MG_ERROR_OK;
     uint32_t op;
-    while (!rc && (op = first_undecided(det)) != P2P_NONE) {
+    while (!rc && (op = first_undecided(det)) != P2P_MATCH_NONE) {
         int32_t source, tag;
         if (p2p_match_candidates(&det->p2p, op, &source, &tag, 1) == 0) {
             break;
         }
         rc = p2p_match_decide(&det->p2p, op, source, tag, 1);
         det->forced++;
-        det->notes |= DL_NOTE_DECISION_FORCED;
+        det->notes |= DL_FINDING_NOTE_DECISION_FORCED;
         rc = rc ? rc : detector_settle(det);
     }
     return rc;

@@ -6,7 +6,8 @@
 #include "detector_state.h"
 
 /* Explores decisions of undecided wildcards on copies (budgeted); the findings of the first
- * decision that deadlocks are copied into det with DL_NOTE_PROBED. *found tells whether one did. */
+ * decision that deadlocks are copied into det with DL_FINDING_NOTE_PROBED. *found tells whether one
+ * did. */
 int wildcard_probe_run(deadlock_detector *det, uint64_t now, int *found);
 /* Probes, then forces every undecided wildcard to its first candidate (deciding mode). */
 int wildcard_probe_decide(deadlock_detector *det, uint64_t now);

@@ -99,18 +99,18 @@ static void describe_wait(const struct hang_account_wait *w, const struct hang_c
     for (size_t i = 0; i < k->npeers; i++)
         list[i] = k->peers[i];
     mg_ranks_format(list, k->npeers, peers, sizeof peers);
-    if (w->on == MG_WAIT_REQUESTS && k->wait == HANG_WAIT_PEERS)
+    if (w->on == RANK_STATE_WAIT_REQUESTS && k->wait == HANG_CULPRIT_WAIT_PEERS)
         snprintf(text, len, "%s, requests with %s", function, peers);
-    else if (w->on == MG_WAIT_REQUESTS && k->wait == HANG_WAIT_ALL)
+    else if (w->on == RANK_STATE_WAIT_REQUESTS && k->wait == HANG_CULPRIT_WAIT_ALL)
         snprintf(text, len, "%s, a request from any source", function);
-    else if (w->on == MG_WAIT_ALL && k->wait == HANG_WAIT_ALL)
+    else if (w->on == RANK_STATE_WAIT_ALL && k->wait == HANG_CULPRIT_WAIT_ALL)
         snprintf(text, len, "%s, collective %llu on MPI_COMM_WORLD", function,
                  (unsigned long long)k->collectives);
-    else if (w->on == MG_WAIT_PEER && k->wait == HANG_WAIT_ALL)
+    else if (w->on == RANK_STATE_WAIT_PEER && k->wait == HANG_CULPRIT_WAIT_ALL)
         snprintf(text, len, "%s, any source, tag %d", function, w->tag);
-    else if (w->on == MG_WAIT_ROOT && k->wait == HANG_WAIT_PEERS)
+    else if (w->on == RANK_STATE_WAIT_ROOT && k->wait == HANG_CULPRIT_WAIT_PEERS)
         snprintf(text, len, "%s, root %s", function, peers);
-    else if (w->on == MG_WAIT_PEER && k->wait == HANG_WAIT_PEERS)
+    else if (w->on == RANK_STATE_WAIT_PEER && k->wait == HANG_CULPRIT_WAIT_PEERS)
         snprintf(text, len, "%s, %s %s, tag %d", function, receives ? "source" : "dest", peers,
                  w->tag);
     else
@@ -209,11 +209,11 @@ int hang_account_chain(const struct hang_culprit_rank *facts, const char *const 
     int *group = malloc(n * sizeof *group);
     char *done = malloc(n);
     struct hang_culprit_result result = {0};
-    int rc = !links || !group || !done                          ? MG_ENOMEM
-             : hang_culprit_find(facts, n, links, &result) != 0 ? MG_ENOMEM
+    int rc = !links || !group || !done                          ? MG_ERROR_ENOMEM
+             : hang_culprit_find(facts, n, links, &result) != 0 ? MG_ERROR_ENOMEM
              : result.nculprits == 0                            ? 1
-                                                                : MG_OK;
-    if (rc == MG_OK) {
+                                                                : MG_ERROR_OK;
+    if (rc == MG_ERROR_OK) {
         out->reason = result.reason;
         for (size_t r = 0; r < n; r++)
             if (links[r] == HANG_CULPRIT_IS_CULPRIT)

@@ -58,7 +58,7 @@ bool hang_account_roll_call(const struct hang_account_view *views, size_t n, cha
 
 /* What a rank's call waits for as it published it (rank_state.h: wait_on, wait_tag). */
 struct hang_account_wait {
-    uint32_t on; /* MG_WAIT_* */
+    uint32_t on; /* RANK_STATE_WAIT_* */
     int tag;
 };
 
@@ -77,7 +77,7 @@ struct hang_account_chain {
 
 /* Runs the culprit search over facts (n ranks) and words its result with each rank's function as
  * the roll-call names it and its published wait. 0 with a culprit; 1 without one (nculprits 0,
- * text ""); MG_ENOMEM. */
+ * text ""); MG_ERROR_ENOMEM. */
 int hang_account_chain(const struct hang_culprit_rank *facts, const char *const *functions,
                        const struct hang_account_wait *waits, size_t n,
                        struct hang_account_chain *out);

@@ -30,12 +30,12 @@ static size_t edges_of(const struct hang_culprit_rank *ranks, size_t n, struct g
         const struct hang_culprit_rank *k = &ranks[r];
         if (!k->live || !k->in_mpi)
             continue;
-        if (k->wait == HANG_WAIT_ALL) {
+        if (k->wait == HANG_CULPRIT_WAIT_ALL) {
             if (g)
                 g->to[count] = n;
             count++;
         }
-        for (size_t i = 0; k->wait == HANG_WAIT_PEERS && i < k->npeers; i++)
+        for (size_t i = 0; k->wait == HANG_CULPRIT_WAIT_PEERS && i < k->npeers; i++)
             if (edge_to(ranks, r, k->peers[i])) {
                 if (g)
                     g->to[count] = (size_t)k->peers[i];
@@ -62,9 +62,9 @@ static int graph_build(const struct hang_culprit_rank *ranks, size_t n, struct g
     g->first = malloc((n + 2) * sizeof *g->first);
     g->to = malloc((count ? count : 1) * sizeof *g->to);
     if (!g->first || !g->to)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     edges_of(ranks, n, g);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static void graph_free(struct graph *g)
@@ -246,19 +246,19 @@ static int refine_behind(const struct hang_culprit_rank *ranks, size_t n, uint8_
 {
     struct hang_culprit_rank *behind = malloc(n * sizeof *behind);
     if (!behind)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (size_t r = 0; r < n; r++) {
         behind[r] = ranks[r];
         behind[r].live = links[r] == HANG_CULPRIT_IS_CULPRIT;
-        if (behind[r].wait == HANG_WAIT_ALL)
-            behind[r].wait = HANG_WAIT_UNKNOWN;
+        if (behind[r].wait == HANG_CULPRIT_WAIT_ALL)
+            behind[r].wait = HANG_CULPRIT_WAIT_UNKNOWN;
     }
     struct graph g = {0};
     int rc = graph_build(behind, n, &g);
-    uint8_t *narrowed = rc == MG_OK ? calloc(n, 1) : NULL;
-    if (rc == MG_OK && !narrowed)
-        rc = MG_ENOMEM;
-    size_t held = rc == MG_OK ? sole_sink(behind, n, &g, work, narrowed) : 0;
+    uint8_t *narrowed = rc == MG_ERROR_OK ? calloc(n, 1) : NULL;
+    if (rc == MG_ERROR_OK && !narrowed)
+        rc = MG_ERROR_ENOMEM;
+    size_t held = rc == MG_ERROR_OK ? sole_sink(behind, n, &g, work, narrowed) : 0;
     if (held > 0 && held < out->nculprits) {
         memcpy(links, narrowed, n);
         out->nculprits = held;
@@ -274,7 +274,7 @@ static size_t count_live(const struct hang_culprit_rank *ranks, size_t n)
 {
     size_t live = 0;
     for (size_t r = 0; r < n; r++) {
-        for (size_t i = 0; ranks[r].wait == HANG_WAIT_PEERS && i < ranks[r].npeers; i++)
+        for (size_t i = 0; ranks[r].wait == HANG_CULPRIT_WAIT_PEERS && i < ranks[r].npeers; i++)
             if (ranks[r].peers[i] < 0 || (size_t)ranks[r].peers[i] >= n ||
                 ranks[r].npeers > HANG_CULPRIT_MAX_PEERS)
                 return SIZE_MAX;
@@ -311,14 +311,14 @@ int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *
                       struct hang_culprit_result *out)
 {
     if (!ranks || !links || !out || n == 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     size_t live = count_live(ranks, n);
     if (live == SIZE_MAX)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct graph g = {0};
     size_t *work = malloc(7 * (n + 1) * sizeof *work);
-    int rc = work ? graph_build(ranks, n, &g) : MG_ENOMEM;
-    if (rc != MG_OK) {
+    int rc = work ? graph_build(ranks, n, &g) : MG_ERROR_ENOMEM;
+    if (rc != MG_ERROR_OK) {
         free(work);
         graph_free(&g);
         return rc;
@@ -326,7 +326,7 @@ int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *
     first_rule(ranks, n, live, links, out);
     if (out->reason == HANG_CULPRIT_BEHIND && out->nculprits > 1) {
         rc = refine_behind(ranks, n, links, work, out);
-        if (rc != MG_OK) {
+        if (rc != MG_ERROR_OK) {
             free(work);
             graph_free(&g);
             return rc;
@@ -351,5 +351,5 @@ int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *
         link_waiters(&g, n, links);
     free(work);
     graph_free(&g);
-    return MG_OK;
+    return MG_ERROR_OK;
 }

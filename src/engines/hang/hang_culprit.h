@@ -14,9 +14,10 @@ enum { HANG_CULPRIT_MAX_PEERS = 8 };
 
 /* What a blocked rank's call waits for, in world ranks. */
 enum hang_culprit_wait {
-    HANG_WAIT_UNKNOWN = 0, /* not published, or a communicator whose ranks are not translated */
-    HANG_WAIT_PEERS,       /* on each of peers[0..npeers) */
-    HANG_WAIT_ALL          /* on every other rank (a collective on the world, a receive from any) */
+    HANG_CULPRIT_WAIT_UNKNOWN =
+        0,                   /* not published, or a communicator whose ranks are not translated */
+    HANG_CULPRIT_WAIT_PEERS, /* on each of peers[0..npeers) */
+    HANG_CULPRIT_WAIT_ALL /* on every other rank (a collective on the world, a receive from any) */
 };
 
 struct hang_culprit_rank {
@@ -63,8 +64,8 @@ struct hang_culprit_result {
  * collective epoch (the ranks that entered the fewest world collectives, when others wait in a
  * later one), the wait-for relation (the one sink of its condensation, when it is not every live
  * rank). links[r] (n of them) says how each rank relates to the culprits: through the wait-for
- * relation from any rank that waits on them. 0 ok; MG_EINVAL on NULL, n == 0, a peer out of [0, n);
- * MG_ENOMEM. links is left unspecified on failure. */
+ * relation from any rank that waits on them. 0 ok; MG_ERROR_EINVAL on NULL, n == 0, a peer out of
+ * [0, n); MG_ERROR_ENOMEM. links is left unspecified on failure. */
 int hang_culprit_find(const struct hang_culprit_rank *ranks, size_t n, uint8_t *links,
                       struct hang_culprit_result *out);
 

@@ -105,7 +105,7 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
 {
     if (!in || !out || !in->scans || in->nranks == 0 || in->nscans < 2 ||
         (!faulty && faulty_cap > 0) || (!in->polling && in->npolling > 0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct hang_diag_result r = {
         .kind = HANG_DIAG_COMMUNICATION, .progress_rank = -1, .vanished_rank = -1};
     size_t n = in->nranks;
@@ -116,13 +116,13 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
                                          .progress_rank = -1,
                                          .vanished_rank = vanished,
                                          .vanished_first = sure};
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     for (size_t s = 0; s < in->nscans; s++) {
         if (hang_diag_job_stopped(&in->scans[s * n], n)) {
             *out = (struct hang_diag_result){
                 .kind = HANG_DIAG_SUSPENDED, .progress_rank = -1, .vanished_rank = -1};
-            return MG_OK;
+            return MG_ERROR_OK;
         }
     }
     for (size_t rank = 0; rank < n; rank++) {
@@ -156,7 +156,7 @@ int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t fau
     if (r.kind == HANG_DIAG_PROGRESS || r.kind == HANG_DIAG_STARVED)
         r.nfaulty = 0;
     *out = r;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 double hang_diag_own_time(double elapsed_s, double ran_s, double slices, bool runnable,

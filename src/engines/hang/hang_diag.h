@@ -88,8 +88,8 @@ struct hang_diag_result {
  * Unknown functions (-1) count as non-polling. Progress stands even when a rank was starved; a
  * hang needs every live rank to have had every gap for itself (else STARVED). The first
  * min(nfaulty, faulty_cap) faulty ranks go to faulty[] in rank order (nfaulty is 0 on PROGRESS and
- * STARVED). 0 ok; MG_EINVAL on NULL input or scans, nranks == 0, nscans < 2, or faulty == NULL
- * with faulty_cap > 0. */
+ * STARVED). 0 ok; MG_ERROR_EINVAL on NULL input or scans, nranks == 0, nscans < 2, or faulty ==
+ * NULL with faulty_cap > 0. */
 int hang_diag_classify(const struct hang_diag_input *in, int *faulty, size_t faulty_cap,
                        struct hang_diag_result *out);
 

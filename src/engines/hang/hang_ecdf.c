@@ -9,14 +9,14 @@
 int hang_ecdf_init(struct hang_ecdf *e, size_t nlevels)
 {
     if (!e || nlevels == 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     double *w = calloc(nlevels, sizeof *w);
     if (!w)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     e->nlevels = nlevels;
     e->weight = w;
     e->total = 0.0;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void hang_ecdf_free(struct hang_ecdf *e)
@@ -32,20 +32,20 @@ void hang_ecdf_free(struct hang_ecdf *e)
 int hang_ecdf_add(struct hang_ecdf *e, size_t level, double weight)
 {
     if (!e || level >= e->nlevels || !(weight > 0.0) || !isfinite(weight))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     e->weight[level] += weight;
     e->total += weight;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_ecdf_scale(struct hang_ecdf *e, double factor)
 {
     if (!e || !(factor > 0.0 && factor <= 1.0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     for (size_t i = 0; i < e->nlevels; i++)
         e->weight[i] *= factor;
     e->total *= factor;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 double hang_ecdf_at(const struct hang_ecdf *e, size_t level)

@@ -12,14 +12,16 @@ struct hang_ecdf {
     double total;   /* sum of weights: the (weighted) sample size n */
 };
 
-/* Allocates nlevels empty levels. 0 ok; MG_EINVAL on NULL or nlevels == 0; MG_ENOMEM (e untouched).
+/* Allocates nlevels empty levels. 0 ok; MG_ERROR_EINVAL on NULL or nlevels == 0; MG_ERROR_ENOMEM (e
+ * untouched).
  */
 int hang_ecdf_init(struct hang_ecdf *e, size_t nlevels);
 /* Releases the levels; e may then be initialised again. NULL and a zeroed struct are accepted. */
 void hang_ecdf_free(struct hang_ecdf *e);
-/* Adds a sample at level with the given weight. MG_EINVAL when level >= nlevels or weight <= 0. */
+/* Adds a sample at level with the given weight. MG_ERROR_EINVAL when level >= nlevels or weight <=
+ * 0. */
 int hang_ecdf_add(struct hang_ecdf *e, size_t level, double weight);
-/* Multiplies every weight by factor (0 < factor <= 1); MG_EINVAL otherwise. */
+/* Multiplies every weight by factor (0 < factor <= 1); MG_ERROR_EINVAL otherwise. */
 int hang_ecdf_scale(struct hang_ecdf *e, double factor);
 /* F_n(level) = weight of samples <= level / total; 0 when empty, 1 for level >= nlevels-1. */
 double hang_ecdf_at(const struct hang_ecdf *e, size_t level);

@@ -27,7 +27,7 @@ static bool computes_inside_mpi(const rank_stack *st, const char *app)
 int hang_facts_world_index(const rank_state *state, uint64_t comm)
 {
     uint32_t n = atomic_load_explicit(&state->world_like_count, memory_order_acquire);
-    for (uint32_t i = 0; i < n && i < MG_RANK_STATE_WORLD_LIKE; i++)
+    for (uint32_t i = 0; i < n && i < RANK_STATE_WORLD_LIKE; i++)
         if (atomic_load_explicit(&state->world_like[i], memory_order_relaxed) == comm)
             return (int)i;
     return -1;
@@ -62,20 +62,20 @@ static bool valid_peer(const rank_state *state, int peer)
 static void posted_peers(const rank_state *state, struct hang_culprit_rank *out)
 {
     uint32_t posted = atomic_load_explicit(&state->posted, memory_order_relaxed);
-    uint32_t slots = posted < MG_RANK_STATE_POSTED ? posted : MG_RANK_STATE_POSTED;
-    out->wait = slots ? HANG_WAIT_PEERS : HANG_WAIT_UNKNOWN;
-    for (uint32_t i = 0; i < slots && out->wait == HANG_WAIT_PEERS; i++) {
+    uint32_t slots = posted < RANK_STATE_POSTED ? posted : RANK_STATE_POSTED;
+    out->wait = slots ? HANG_CULPRIT_WAIT_PEERS : HANG_CULPRIT_WAIT_UNKNOWN;
+    for (uint32_t i = 0; i < slots && out->wait == HANG_CULPRIT_WAIT_PEERS; i++) {
         int peer = atomic_load_explicit(&state->posted_peer[i], memory_order_relaxed);
         uint64_t comm = atomic_load_explicit(&state->posted_comm[i], memory_order_relaxed);
         if (!hang_facts_world_like(state, comm) ||
-            !(peer == MG_PEER_ANY || valid_peer(state, peer)))
-            out->wait = HANG_WAIT_UNKNOWN;
-        else if (peer == MG_PEER_ANY)
-            out->wait = HANG_WAIT_ALL;
+            !(peer == RANK_STATE_PEER_ANY || valid_peer(state, peer)))
+            out->wait = HANG_CULPRIT_WAIT_UNKNOWN;
+        else if (peer == RANK_STATE_PEER_ANY)
+            out->wait = HANG_CULPRIT_WAIT_ALL;
         bool known = false;
         for (size_t k = 0; k < out->npeers; k++)
             known = known || out->peers[k] == peer;
-        if (out->wait == HANG_WAIT_PEERS && !known && out->npeers < HANG_CULPRIT_MAX_PEERS)
+        if (out->wait == HANG_CULPRIT_WAIT_PEERS && !known && out->npeers < HANG_CULPRIT_MAX_PEERS)
             out->peers[out->npeers++] = peer;
     }
 }
@@ -89,14 +89,16 @@ static void published_wait(const rank_state *state, int r, struct hang_culprit_r
         state, atomic_load_explicit(&state->wait_comm, memory_order_relaxed));
     out->collectives_known = true;
     out->collectives = atomic_load_explicit(&state->world_collectives, memory_order_relaxed);
-    out->wait = HANG_WAIT_UNKNOWN;
-    if (on == MG_WAIT_REQUESTS) {
+    out->wait = HANG_CULPRIT_WAIT_UNKNOWN;
+    if (on == RANK_STATE_WAIT_REQUESTS) {
         posted_peers(state, out);
-    } else if (world && (on == MG_WAIT_ALL || (on == MG_WAIT_PEER && peer == MG_PEER_ANY) ||
-                         (on == MG_WAIT_ROOT && peer == r))) {
-        out->wait = HANG_WAIT_ALL; /* a root waits on every other rank of its collective */
-    } else if (world && (on == MG_WAIT_PEER || on == MG_WAIT_ROOT) && valid_peer(state, peer)) {
-        out->wait = HANG_WAIT_PEERS;
+    } else if (world && (on == RANK_STATE_WAIT_ALL ||
+                         (on == RANK_STATE_WAIT_PEER && peer == RANK_STATE_PEER_ANY) ||
+                         (on == RANK_STATE_WAIT_ROOT && peer == r))) {
+        out->wait = HANG_CULPRIT_WAIT_ALL; /* a root waits on every other rank of its collective */
+    } else if (world && (on == RANK_STATE_WAIT_PEER || on == RANK_STATE_WAIT_ROOT) &&
+               valid_peer(state, peer)) {
+        out->wait = HANG_CULPRIT_WAIT_PEERS;
         out->npeers = 1;
         out->peers[0] = peer;
     }
@@ -115,7 +117,7 @@ void hang_facts_rank(const struct hang_facts_seen *seen, const rank_stack *st, c
     /* MPI_Init waits for every rank of the world, published or not (a rank stopped before it) */
     const char *call = st->mpi_function + (st->mpi_function[0] == 'P');
     if (strcmp(call, "MPI_Init") == 0 || strcmp(call, "MPI_Init_thread") == 0)
-        out->wait = HANG_WAIT_ALL;
+        out->wait = HANG_CULPRIT_WAIT_ALL;
     if (state)
         published_wait(state, r, out);
 }

@@ -48,10 +48,10 @@ int hang_ladder_init(struct hang_ladder *l, const double *e, size_t n, double z,
                      double min_expected)
 {
     if (!l || !e || n == 0 || n > HANG_LADDER_MAX_LEVELS || !(z > 0.0) || !(min_expected > 0.0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     for (size_t i = 0; i < n; i++) {
         if (!(e[i] > 0.0 && e[i] < 1.0) || (i > 0 && !(e[i] < e[i - 1])))
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
     }
     l->nlevels = n;
     l->z = z;
@@ -60,21 +60,21 @@ int hang_ladder_init(struct hang_ladder *l, const double *e, size_t n, double z,
         l->e[i] = e[i];
         optimum(l, e[i], &l->p_m[i], &l->n_m[i]);
     }
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_ladder_k(double q, double alpha, unsigned *k)
 {
     if (!k || !(q > 0.0 && q < 1.0) || !(alpha > 0.0 && alpha < 1.0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     double x = ceil(log(alpha) / log(q));
     if (!(x < (double)UINT_MAX))
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     unsigned kk = x < 1.0 ? 1u : (unsigned)x;
     if (kk > 1 && pow(q, (double)(kk - 1)) <= alpha * (1.0 + power_slack))
         kk--;
     *k = kk;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The candidate (t, F(t), n^) at one tolerance; false when F has no usable support point. */
@@ -170,7 +170,7 @@ bool hang_ladder_exact(const struct hang_ladder *l, const struct hang_ecdf *f, d
      * by one evaluation per level: q(t) <= b = alpha^(1/K) iff P(X <= hits(t) | n, b) <= tail. */
     double q = hang_ladder_exact_upper(hang_ecdf_at(f, 0) * n, n, tail);
     unsigned k;
-    if (!(q <= cap) || !(q > 0.0 && q < 1.0) || hang_ladder_k(q, alpha, &k) != MG_OK)
+    if (!(q <= cap) || !(q > 0.0 && q < 1.0) || hang_ladder_k(q, alpha, &k) != MG_ERROR_OK)
         return false;
     double b = pow(alpha, 1.0 / (double)k);
     size_t t = 0;
@@ -197,7 +197,7 @@ int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
                        struct hang_ladder_choice *out)
 {
     if (!l || !f || !out)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct hang_ladder_choice best = {.built = false};
     for (size_t i = 0; i < l->nlevels; i++) {
         struct hang_ladder_choice c = {.built = true};
@@ -205,5 +205,5 @@ int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
             best = c;
     }
     *out = best;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

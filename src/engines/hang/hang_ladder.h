@@ -21,7 +21,8 @@ struct hang_ladder {
 };
 
 /* Fills the ladder for tolerances e[0..n) (strictly decreasing, each in (0, 1)), z > 0 and
- * min_expected > 0. 0 ok; MG_EINVAL on NULL, n == 0, n > HANG_LADDER_MAX_LEVELS or a bad value. */
+ * min_expected > 0. 0 ok; MG_ERROR_EINVAL on NULL, n == 0, n > HANG_LADDER_MAX_LEVELS or a bad
+ * value. */
 int hang_ladder_init(struct hang_ladder *l, const double *e, size_t n, double z,
                      double min_expected);
 
@@ -29,8 +30,8 @@ int hang_ladder_init(struct hang_ladder *l, const double *e, size_t n, double z,
  * justifies p at tolerance e; INFINITY when p is not inside (0, 1). */
 double hang_ladder_fmax(const struct hang_ladder *l, double p, double e);
 
-/* K = ceil(log_q alpha), the smallest k with q^k <= alpha. 0 ok; MG_EINVAL unless 0 < q < 1 and
- * 0 < alpha < 1; MG_ERANGE when K does not fit an unsigned. */
+/* K = ceil(log_q alpha), the smallest k with q^k <= alpha. 0 ok; MG_ERROR_EINVAL unless 0 < q < 1
+ * and 0 < alpha < 1; MG_ERROR_ERANGE when K does not fit an unsigned. */
 int hang_ladder_k(double q, double alpha, unsigned *k);
 
 struct hang_ladder_choice {
@@ -52,7 +53,7 @@ double hang_ladder_exact_upper(double k, double n, double tail);
 /* Picks the smallest tolerance whose n^_m' <= F's sample size, with p^_m' taken at t1 = max{X:
  * F(X) < p_m} or t2 = min{X: F(X) >= p_m} over the observed X, whichever needs fewer samples (the
  * smaller p^ on a tie): the paper's ladder, q = p^ + e. out->built is false when no tolerance is
- * justified yet. 0 ok; MG_EINVAL on NULL. */
+ * justified yet. 0 ok; MG_ERROR_EINVAL on NULL. */
 int hang_ladder_select(const struct hang_ladder *l, const struct hang_ecdf *f,
                        struct hang_ladder_choice *out);
 

@@ -73,34 +73,34 @@ int hang_model_create(const struct hang_model_params *p, size_t nranks, uint64_t
                       struct hang_model **out)
 {
     if (!p || !out || nranks == 0 || nranks > INT_MAX || !params_ok(p))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct hang_model *m = calloc(1, sizeof *m);
     if (!m)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     m->p = *p;
     m->interval = p->interval_init;
     mg_rng_seed(&m->rng, seed);
     int rc = hang_ladder_init(&m->ladder, p->tolerances, p->ntolerances, p->ladder_z,
                               p->min_expected);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = hang_sets_create(nranks, p->set_size, p->switch_every, &m->rng, &m->sets);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         const int *ranks;
         hang_sets_current(m->sets, &ranks, &m->c);
         rc = hang_ecdf_init(&m->ecdf, m->c + 1);
     }
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         m->window = malloc(p->runs_every * sizeof *m->window);
         m->pending = malloc(p->max_suspicions * sizeof *m->pending);
         if (!m->window || !m->pending)
-            rc = MG_ENOMEM;
+            rc = MG_ERROR_ENOMEM;
     }
-    if (rc != MG_OK) {
+    if (rc != MG_ERROR_OK) {
         hang_model_destroy(m);
         return rc;
     }
     *out = m;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void hang_model_destroy(struct hang_model *m)
@@ -117,17 +117,17 @@ void hang_model_destroy(struct hang_model *m)
 int hang_model_sampled(const struct hang_model *m, const int **ranks, size_t *count)
 {
     if (!m || !ranks || !count)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     hang_sets_current(m->sets, ranks, count);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_model_next_delay(struct hang_model *m, double *delay)
 {
     if (!m || !delay)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     *delay = m->interval / 2.0 + mg_rng_uniform(&m->rng) * m->interval;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static double weight_at_or_below(const struct hang_ecdf *f, size_t level)
@@ -176,12 +176,12 @@ static void refresh(struct hang_model *m)
     const struct hang_ladder_choice *exact = m->p.exact_bound ? exact_choice(m, cap) : NULL;
     if (exact) {
         unsigned k_ladder, k_exact;
-        if (!m->choice.built || hang_ladder_k(m->choice.q, m->p.alpha, &k_ladder) != MG_OK ||
-            (hang_ladder_k(exact->q, m->p.alpha, &k_exact) == MG_OK && k_exact < k_ladder))
+        if (!m->choice.built || hang_ladder_k(m->choice.q, m->p.alpha, &k_ladder) != MG_ERROR_OK ||
+            (hang_ladder_k(exact->q, m->p.alpha, &k_exact) == MG_ERROR_OK && k_exact < k_ladder))
             m->choice = *exact;
     }
     if (m->choice.built && m->choice.q < 1.0 &&
-        hang_ladder_k(m->choice.q, m->p.alpha, &k) == MG_OK && k <= m->p.max_suspicions)
+        hang_ladder_k(m->choice.q, m->p.alpha, &k) == MG_ERROR_OK && k <= m->p.max_suspicions)
         m->needed = k;
 }
 
@@ -247,9 +247,9 @@ static void healthy(struct hang_model *m, size_t level)
 int hang_model_observe(struct hang_model *m, size_t out_mpi, double now, struct hang_verdict *v)
 {
     if (!m || !v || out_mpi > m->c || !isfinite(now) || now < m->last_now)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (m->hang)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     m->last_now = now;
     m->observations++;
     if (m->needed > 0 && out_mpi <= m->choice.threshold) {
@@ -265,24 +265,24 @@ int hang_model_observe(struct hang_model *m, size_t out_mpi, double now, struct 
                                    m->needed};
     }
     hang_sets_advance(m->sets, m->streak == 0, &m->rng);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_model_resume(struct hang_model *m)
 {
     if (!m)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (!m->hang)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     m->hang = false;
     m->streak = 0;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_model_state(const struct hang_model *m, struct hang_model_state *s)
 {
     if (!m || !s)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     *s = (struct hang_model_state){
         .interval = m->interval,
         .interval_capped = m->capped,
@@ -307,5 +307,5 @@ int hang_model_state(const struct hang_model *m, struct hang_model_state *s)
         .single_set = hang_sets_single(m->sets),
         .hang = m->hang,
     };
-    return MG_OK;
+    return MG_ERROR_OK;
 }

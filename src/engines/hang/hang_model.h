@@ -45,22 +45,24 @@ void hang_model_params_default(struct hang_model_params *p);
 struct hang_model;
 
 /* Creates a model for ranks 0..nranks-1 with its own generator seeded by seed (the only source of
- * randomness). 0 ok; MG_EINVAL on a NULL pointer, nranks == 0 or > INT_MAX, or a parameter out of
- * range; MG_ENOMEM. *out is set only on success; destroy it with hang_model_destroy. */
+ * randomness). 0 ok; MG_ERROR_EINVAL on a NULL pointer, nranks == 0 or > INT_MAX, or a parameter
+ * out of range; MG_ERROR_ENOMEM. *out is set only on success; destroy it with hang_model_destroy.
+ */
 int hang_model_create(const struct hang_model_params *p, size_t nranks, uint64_t seed,
                       struct hang_model **out);
 void hang_model_destroy(struct hang_model *m);
 
 /* The ranks to probe for the next observation; *ranks is owned by the model and valid until the
- * next hang_model_observe or destroy. 0 ok; MG_EINVAL on NULL. */
+ * next hang_model_observe or destroy. 0 ok; MG_ERROR_EINVAL on NULL. */
 int hang_model_sampled(const struct hang_model *m, const int **ranks, size_t *count);
 
-/* Draws the delay before the next sample: uniform on [I/2, 3I/2). 0 ok; MG_EINVAL on NULL. */
+/* Draws the delay before the next sample: uniform on [I/2, 3I/2). 0 ok; MG_ERROR_EINVAL on NULL. */
 int hang_model_next_delay(struct hang_model *m, double *delay);
 
 /* Feeds one observation: out_mpi of the sampled ranks were OUT_MPI at time now (seconds, any
- * origin, non-decreasing). 0 ok with *v set; MG_EINVAL on NULL, out_mpi above the set size or a
- * time that goes back (state unchanged); MG_ESTATE after a HANG verdict until hang_model_resume. */
+ * origin, non-decreasing). 0 ok with *v set; MG_ERROR_EINVAL on NULL, out_mpi above the set size or
+ * a time that goes back (state unchanged); MG_ERROR_ESTATE after a HANG verdict until
+ * hang_model_resume. */
 int hang_model_observe(struct hang_model *m, size_t out_mpi, double now, struct hang_verdict *v);
 
 /* After a HANG verdict that the caller found to be a transient slowdown (hang_diag): watching
@@ -69,7 +71,7 @@ int hang_model_observe(struct hang_model *m, size_t out_mpi, double now, struct 
  * learning its samples raised p^ at the hang's own level, so that each later detection needed more
  * suspicions and, once q reached 1, none came (a CI run watched such a deadlock for 6 minutes). A
  * slow phase that recurs is suspected again and dismissed again by verification, which decides.
- * 0 ok; MG_EINVAL on NULL; MG_ESTATE when no hang is pending. */
+ * 0 ok; MG_ERROR_EINVAL on NULL; MG_ERROR_ESTATE when no hang is pending. */
 int hang_model_resume(struct hang_model *m);
 
 struct hang_model_state {
@@ -97,7 +99,7 @@ struct hang_model_state {
     bool hang;            /* a HANG verdict is pending */
 };
 
-/* A read-only snapshot for progress display and the report. 0 ok; MG_EINVAL on NULL. */
+/* A read-only snapshot for progress display and the report. 0 ok; MG_ERROR_EINVAL on NULL. */
 int hang_model_state(const struct hang_model *m, struct hang_model_state *s);
 
 #endif

@@ -58,15 +58,15 @@ static bool counts_ok(size_t n1, size_t n0)
 int hang_runs_pmf(size_t n1, size_t n0, size_t r, double *p)
 {
     if (!p || !counts_ok(n1, n0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     *p = arrangements(n1, n0, r) / binomial(n1 + n0, n1);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_runs_critical(size_t n1, size_t n0, double alpha, int *lower, int *upper)
 {
     if (!lower || !upper || !counts_ok(n1, n0) || !(alpha > 0.0 && alpha < 1.0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     double total = binomial(n1 + n0, n1);
     double tail = alpha / 2.0 * (1.0 + tail_slack);
     size_t rmax = max_runs(n1, n0);
@@ -88,7 +88,7 @@ int hang_runs_critical(size_t n1, size_t n0, double alpha, int *lower, int *uppe
     }
     *lower = lo;
     *upper = hi;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* z with P(Z > z) = tail for a standard normal Z, by bisection on erfc (monotone, no table). */
@@ -120,11 +120,11 @@ int hang_runs_test(const double *x, size_t n, const struct hang_runs_params *p,
                    struct hang_runs_result *out)
 {
     if (!x || !p || !out || n < 2 || !(p->alpha > 0.0 && p->alpha < 1.0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     double sum = 0.0;
     for (size_t i = 0; i < n; i++) {
         if (!isfinite(x[i]))
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         sum += x[i];
     }
     struct hang_runs_result r = {.boundary = sum / (double)n};
@@ -143,13 +143,13 @@ int hang_runs_test(const double *x, size_t n, const struct hang_runs_params *p,
         /* Paper §3.1: no non-rejection region exists, so the sampling is taken as not random. */
         r.lower = r.upper = 0.0;
         *out = r;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     r.exact = r.n1 <= p->small_limit && r.n0 <= p->small_limit && n <= exact_max_total;
     if (r.exact) {
         int lo, hi;
         int rc = hang_runs_critical(r.n1, r.n0, p->alpha, &lo, &hi);
-        if (rc != MG_OK)
+        if (rc != MG_ERROR_OK)
             return rc;
         r.lower = lo;
         r.upper = hi;
@@ -158,5 +158,5 @@ int hang_runs_test(const double *x, size_t n, const struct hang_runs_params *p,
     }
     r.random = (double)r.runs > r.lower && (double)r.runs < r.upper;
     *out = r;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

@@ -26,18 +26,18 @@ struct hang_runs_result {
 };
 
 /* Exact P(R = r) for a random arrangement of n1 "+" and n0 "-" (n1, n0 >= 1, n1 + n0 <= 1000).
- * 0 ok; MG_EINVAL on a NULL pointer, a zero count, or n1 + n0 > 1000 (binomials overflow). */
+ * 0 ok; MG_ERROR_EINVAL on a NULL pointer, a zero count, or n1 + n0 > 1000 (binomials overflow). */
 int hang_runs_pmf(size_t n1, size_t n0, size_t r, double *p);
 
 /* Exact two-sided critical values at level alpha: *lower is the largest r with P(R <= r) <= alpha/2
  * (1 when none), *upper the smallest r with P(R >= r) <= alpha/2 (max runs + 1 when none); R is
  * accepted as random when lower < R < upper. Same limits and errors as hang_runs_pmf, and
- * MG_EINVAL when alpha is outside (0, 1). */
+ * MG_ERROR_EINVAL when alpha is outside (0, 1). */
 int hang_runs_critical(size_t n1, size_t n0, double alpha, int *lower, int *upper);
 
 /* Dichotomises x[0..n) about its mean and tests randomness: exact region while N1 and N0 are both
- * <= small_limit, else |R - mu| <= z(alpha/2) sigma. 0 ok (the verdict is out->random); MG_EINVAL
- * on NULL pointers, n < 2, a non-finite sample or alpha outside (0, 1). */
+ * <= small_limit, else |R - mu| <= z(alpha/2) sigma. 0 ok (the verdict is out->random);
+ * MG_ERROR_EINVAL on NULL pointers, n < 2, a non-finite sample or alpha outside (0, 1). */
 int hang_runs_test(const double *x, size_t n, const struct hang_runs_params *p,
                    struct hang_runs_result *out);
 

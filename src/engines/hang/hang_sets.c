@@ -61,10 +61,10 @@ int hang_sets_create(size_t nranks, size_t c, size_t switch_every, mg_rng *rng,
                      struct hang_sets **out)
 {
     if (!rng || !out || nranks == 0 || nranks > INT_MAX || c == 0 || switch_every == 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct hang_sets *s = calloc(1, sizeof *s);
     if (!s)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     s->nranks = nranks;
     s->nsets = nranks >= 2 ? 2 : 1;
     s->size = nranks >= 2 ? (nranks / 2 < c ? nranks / 2 : c) : 1;
@@ -75,11 +75,11 @@ int hang_sets_create(size_t nranks, size_t c, size_t switch_every, mg_rng *rng,
         s->scratch = malloc(nranks * sizeof *s->scratch);
     if (!s->ranks || (nranks <= shuffle_factor * s->nsets * s->size && !s->scratch)) {
         hang_sets_destroy(s);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     draw(s, rng);
     *out = s;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void hang_sets_destroy(struct hang_sets *s)

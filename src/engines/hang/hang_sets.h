@@ -15,8 +15,8 @@ struct hang_sets;
 /* Draws two disjoint sets of min(c, nranks/2) ranks each from 0..nranks-1 (one set of one rank when
  * nranks == 1). When the sets are smaller than c, or there is one set, they are "reduced", and a
  * reduced pair is drawn again at every switch so that, over time, every rank is watched.
- * 0 ok; MG_EINVAL on NULL, nranks == 0 or > INT_MAX, c == 0 or switch_every == 0; MG_ENOMEM (*out
- * untouched). */
+ * 0 ok; MG_ERROR_EINVAL on NULL, nranks == 0 or > INT_MAX, c == 0 or switch_every == 0;
+ * MG_ERROR_ENOMEM (*out untouched). */
 int hang_sets_create(size_t nranks, size_t c, size_t switch_every, mg_rng *rng,
                      struct hang_sets **out);
 void hang_sets_destroy(struct hang_sets *s);

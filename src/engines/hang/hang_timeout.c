@@ -35,21 +35,21 @@ int hang_timeout_create(const struct hang_timeout_params *p, size_t nranks, uint
     if (!p || !out || nranks == 0 || nranks > INT_MAX || !(p->interval > 0.0) || p->k == 0 ||
         !(p->low_fraction >= 0.0 && p->low_fraction < 1.0) || p->set_size == 0 ||
         p->switch_every == 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct hang_timeout *t = calloc(1, sizeof *t);
     if (!t)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     t->p = *p;
     mg_rng_seed(&t->rng, seed);
     int rc = hang_sets_create(nranks, p->set_size, p->switch_every, &t->rng, &t->sets);
-    if (rc != MG_OK) {
+    if (rc != MG_ERROR_OK) {
         free(t);
         return rc;
     }
     const int *ranks;
     hang_sets_current(t->sets, &ranks, &t->c);
     *out = t;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void hang_timeout_destroy(struct hang_timeout *t)
@@ -63,25 +63,25 @@ void hang_timeout_destroy(struct hang_timeout *t)
 int hang_timeout_sampled(const struct hang_timeout *t, const int **ranks, size_t *count)
 {
     if (!t || !ranks || !count)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     hang_sets_current(t->sets, ranks, count);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_timeout_next_delay(const struct hang_timeout *t, double *delay)
 {
     if (!t || !delay)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     *delay = t->p.interval;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_timeout_observe(struct hang_timeout *t, size_t out_mpi, double now, struct hang_verdict *v)
 {
     if (!t || !v || out_mpi > t->c || !isfinite(now) || now < t->last_now)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (t->hang)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     t->last_now = now;
     bool low = (double)out_mpi / (double)t->c <= t->p.low_fraction + fraction_slack;
     t->streak = low ? t->streak + 1 : 0;
@@ -91,16 +91,16 @@ int hang_timeout_observe(struct hang_timeout *t, size_t out_mpi, double now, str
                                           : HANG_VERDICT_NORMAL;
     *v = (struct hang_verdict){kind, t->streak, t->p.k};
     hang_sets_advance(t->sets, t->streak == 0, &t->rng);
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_timeout_resume(struct hang_timeout *t)
 {
     if (!t)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (!t->hang)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     t->hang = false;
     t->streak = 0;
-    return MG_OK;
+    return MG_ERROR_OK;
 }

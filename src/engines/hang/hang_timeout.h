@@ -24,15 +24,15 @@ void hang_timeout_params_default(struct hang_timeout_params *p);
 
 struct hang_timeout;
 
-/* 0 ok; MG_EINVAL on NULL, nranks == 0 or > INT_MAX, interval <= 0, k == 0, low_fraction outside
- * [0, 1), set_size or switch_every 0; MG_ENOMEM. *out set only on success. */
+/* 0 ok; MG_ERROR_EINVAL on NULL, nranks == 0 or > INT_MAX, interval <= 0, k == 0, low_fraction
+ * outside [0, 1), set_size or switch_every 0; MG_ERROR_ENOMEM. *out set only on success. */
 int hang_timeout_create(const struct hang_timeout_params *p, size_t nranks, uint64_t seed,
                         struct hang_timeout **out);
 void hang_timeout_destroy(struct hang_timeout *t);
 
 /* As hang_model_sampled. */
 int hang_timeout_sampled(const struct hang_timeout *t, const int **ranks, size_t *count);
-/* Always the fixed I. 0 ok; MG_EINVAL on NULL. */
+/* Always the fixed I. 0 ok; MG_ERROR_EINVAL on NULL. */
 int hang_timeout_next_delay(const struct hang_timeout *t, double *delay);
 /* As hang_model_observe; the verdict is never BUILDING and needed is always K. */
 int hang_timeout_observe(struct hang_timeout *t, size_t out_mpi, double now,

@@ -159,10 +159,10 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_watch
         !(p->still_after >= 0) || (p->still_after > 0 && !(p->still_every > 0)) ||
         !(p->stuck_after >= 0) || !(p->halted_after >= 0) || !(p->held_after >= 0) ||
         (!p->polling && p->npolling > 0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     struct hang_watch *w = calloc(1, sizeof *w);
     if (!w)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     *w = (struct hang_watch){.p = *p,
                              .det = *det,
                              .n = nranks,
@@ -188,10 +188,10 @@ int hang_watch_create(const struct hang_watch_params *p, const struct hang_watch
     if (!w->still_ref || !w->still_last || !w->scans || !w->view || !w->before || !w->cpu ||
         !w->conduct || !w->faulty || !w->holds || !w->own_sum || !w->owed || !w->been_in_mpi) {
         hang_watch_destroy(w);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     *out = w;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 void hang_watch_destroy(struct hang_watch *w)
@@ -240,25 +240,25 @@ static int next_sample(struct hang_watch *w, double now, struct hang_watch_step 
         step->at = now;
         step->count = w->n;
         step->with_cpu = true; /* the CPU times of the still period (verify_still) */
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     double delay;
     int rc = w->det.next_delay(w->det.self, &delay);
-    if (rc == MG_OK)
+    if (rc == MG_ERROR_OK)
         rc = w->det.sampled(w->det.self, &step->ranks, &step->count);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     w->phase = WATCHING;
     step->action = HANG_WATCH_SAMPLE;
     step->at = now + delay;
     step->with_cpu = false;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 int hang_watch_begin(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
     if (!w || !step)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     *step = (struct hang_watch_step){.starved_rank = -1, .held_rank = -1, .halted_rank = -1};
     w->running_at = now;
     w->next_still = now + w->p.still_every;
@@ -304,7 +304,7 @@ static int start_verification(struct hang_watch *w, bool from_detector, int held
         step->action = HANG_WATCH_VERDICT;
         step->result = (struct hang_diag_result){.kind = HANG_DIAG_COMMUNICATION,
                                                  .progress_rank = -1};
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     w->phase = VERIFYING;
     w->from_detector = from_detector;
@@ -316,7 +316,7 @@ static int start_verification(struct hang_watch *w, bool from_detector, int held
     step->at = now;
     step->count = w->n;
     step->with_cpu = true;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Feeds the observation to the detector; on HANG, verification begins. */
@@ -325,7 +325,7 @@ static int observe(struct hang_watch *w, size_t out, size_t count, double now,
 {
     struct hang_verdict v;
     int rc = w->det.observe(w->det.self, out, now, &v);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     step->events |= HANG_WATCH_OBSERVED;
     step->out_mpi = out;
@@ -383,7 +383,7 @@ static int feed_sample(struct hang_watch *w, const struct hang_watch_reading *re
         step->at = now;
         step->count = w->n;
         step->with_cpu = false;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     return observe(w, out, count, now, step);
 }
@@ -826,7 +826,7 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
                                  .npolling = w->p.npolling,
                                  .starved = w->starved_rank >= 0};
     int rc = hang_diag_classify(&in, w->faulty, w->n, &step->result);
-    if (rc != MG_OK)
+    if (rc != MG_ERROR_OK)
         return rc;
     step->starved_rank = w->starved_rank;
     step->from_start = !w->from_detector && w->held_rank < 0 && w->halted_rank < 0;
@@ -846,13 +846,13 @@ static int conclude(struct hang_watch *w, double now, struct hang_watch_step *st
             name_held(w, &step->result);
         w->phase = DONE;
         step->action = HANG_WATCH_VERDICT;
-        return MG_OK;
+        return MG_ERROR_OK;
     }
     step->events |= HANG_WATCH_SET_ASIDE;
     w->still_valid = false;
     if (w->held_rank >= 0 && w->holds[w->held_rank].held_since >= 0)
         w->holds[w->held_rank].held_since = now; /* held_after more before it is tried again */
-    if (w->from_detector && (rc = w->det.resume(w->det.self)) != MG_OK)
+    if (w->from_detector && (rc = w->det.resume(w->det.self)) != MG_ERROR_OK)
         return rc;
     return next_sample(w, now, step);
 }
@@ -886,7 +886,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
             step->action = HANG_WATCH_SCAN;
             step->at = now + (wait > 0 ? wait : 0);
             step->gap_only = wait > 0;
-            return MG_OK;
+            return MG_ERROR_OK;
         }
         if (elapsed > w->p.stretch_said * w->p.scan_gap && !w->still_gap) {
             step->events |= HANG_WATCH_STRETCHED;
@@ -914,7 +914,7 @@ static int feed_verification(struct hang_watch *w, const struct hang_watch_readi
         return conclude(w, now, step);
     step->action = HANG_WATCH_SCAN;
     step->at = now + w->p.scan_gap;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* The first-call rule's verification: the scan every rank has been still since is its first, the
@@ -926,7 +926,7 @@ static int verify_still(struct hang_watch *w, const struct hang_watch_reading *r
                         int halted_rank, double now, struct hang_watch_step *step)
 {
     int rc = start_verification(w, false, -1, now, step);
-    if (rc != MG_OK || w->phase != VERIFYING)
+    if (rc != MG_ERROR_OK || w->phase != VERIFYING)
         return rc;
     w->halted_rank = halted_rank;
     memcpy(w->scans, w->still_ref, w->n * sizeof *w->scans);
@@ -998,9 +998,9 @@ int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readi
                     struct hang_watch_step *step)
 {
     if (!w || !step || (!readings && step->count > 0))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (w->phase == DONE)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     step->events = 0;
     bool gap_only = step->gap_only;
     step->gap_only = false;
@@ -1026,7 +1026,7 @@ int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readi
     case DONE:
         break;
     }
-    return MG_ESTATE;
+    return MG_ERROR_ESTATE;
 }
 
 const int *hang_watch_faulty(const struct hang_watch *w)

@@ -174,20 +174,20 @@ struct hang_watch_step {
 struct hang_watch;
 
 /* A watch over ranks 0..nranks-1 with detector det (borrowed: it must outlive the watch). 0 ok;
- * MG_EINVAL on NULL, nranks == 0, nscans < 2, a gap or stretch not above 0, a negative still or
- * halt time, or still_after > 0 with still_every not above 0; MG_ENOMEM. *out is set only on
- * success. */
+ * MG_ERROR_EINVAL on NULL, nranks == 0, nscans < 2, a gap or stretch not above 0, a negative still
+ * or halt time, or still_after > 0 with still_every not above 0; MG_ERROR_ENOMEM. *out is set only
+ * on success. */
 int hang_watch_create(const struct hang_watch_params *p, const struct hang_watch_detector *det,
                       size_t nranks, struct hang_watch **out);
 void hang_watch_destroy(struct hang_watch *w);
 
-/* The first step, with watching starting at now: a SAMPLE. 0 ok; MG_EINVAL on NULL; the
+/* The first step, with watching starting at now: a SAMPLE. 0 ok; MG_ERROR_EINVAL on NULL; the
  * detector's error. */
 int hang_watch_begin(struct hang_watch *w, double now, struct hang_watch_step *step);
 
 /* Feeds the readings the last step asked for (its count, in its order), taken at now (never
- * before the time fed last), and sets the next step. 0 ok; MG_EINVAL on NULL; MG_ESTATE after a
- * VERDICT; the detector's error (the watch cannot go on then). */
+ * before the time fed last), and sets the next step. 0 ok; MG_ERROR_EINVAL on NULL; MG_ERROR_ESTATE
+ * after a VERDICT; the detector's error (the watch cannot go on then). */
 int hang_watch_feed(struct hang_watch *w, const struct hang_watch_reading *readings, double now,
                     struct hang_watch_step *step);
 

@@ -26,23 +26,24 @@ typedef struct rank_observe_sight {
 } rank_observe_sight;
 
 typedef enum rank_observe_cause {
-    MG_OBSERVE_PENDING = 0,        /* too early to tell */
-    MG_OBSERVE_OK,                 /* its MPI_Init reached mpiguard (by stacks: MPI is in it) */
-    MG_OBSERVE_PRELOAD_REPLACED,   /* LD_PRELOAD without mpiguard's library */
-    MG_OBSERVE_LIBRARY_NOT_LOADED, /* named in LD_PRELOAD but not mapped */
-    MG_OBSERVE_STATIC_BINARY,      /* no dynamic loader: LD_PRELOAD is ignored */
-    MG_OBSERVE_NOT_MPI,            /* no MPI library mapped and none linked in */
-    MG_OBSERVE_OTHER_MPI,          /* a libmpi of another flavour than the library's */
-    MG_OBSERVE_UNWRAPPED_BINDING,  /* a language binding that calls PMPI_* past the wrappers */
-    MG_OBSERVE_UNKNOWN_INTERFACE,  /* interposed and linked to MPI, yet no call reached a wrapper */
-    MG_OBSERVE_VANISHED,           /* ended before it could be read (or before its loader was
+    RANK_OBSERVE_PENDING = 0,        /* too early to tell */
+    RANK_OBSERVE_OK,                 /* its MPI_Init reached mpiguard (by stacks: MPI is in it) */
+    RANK_OBSERVE_PRELOAD_REPLACED,   /* LD_PRELOAD without mpiguard's library */
+    RANK_OBSERVE_LIBRARY_NOT_LOADED, /* named in LD_PRELOAD but not mapped */
+    RANK_OBSERVE_STATIC_BINARY,      /* no dynamic loader: LD_PRELOAD is ignored */
+    RANK_OBSERVE_NOT_MPI,            /* no MPI library mapped and none linked in */
+    RANK_OBSERVE_OTHER_MPI,          /* a libmpi of another flavour than the library's */
+    RANK_OBSERVE_UNWRAPPED_BINDING,  /* a language binding that calls PMPI_* past the wrappers */
+    RANK_OBSERVE_UNKNOWN_INTERFACE,  /* interposed and linked to MPI, yet no call reached a wrapper
+                                      */
+    RANK_OBSERVE_VANISHED,           /* ended before it could be read (or before its loader was
                                       done) or publish anything */
-    MG_OBSERVE_OTHER_NODE,         /* on another node: what it published is out of sight */
-    MG_OBSERVE_AGENT_LOST,         /* on another node, whose agent was lost while it ran (never
+    RANK_OBSERVE_OTHER_NODE,         /* on another node: what it published is out of sight */
+    RANK_OBSERVE_AGENT_LOST,         /* on another node, whose agent was lost while it ran (never
                                       decided here: the tool that lost the agent says it) */
-    MG_OBSERVE_NOT_FOUND,          /* on another node, and no agent found it while the job ran
+    RANK_OBSERVE_NOT_FOUND,          /* on another node, and no agent found it while the job ran
                                       (decided by rank_observe_unfound) */
-    MG_OBSERVE_STOPPED_BEFORE_INIT /* the tool stopped the job (for another rank) before this one
+    RANK_OBSERVE_STOPPED_BEFORE_INIT /* the tool stopped the job (for another rank) before this one
                                       published: nothing of it was checked, and nothing shows it
                                       could not have been (rank_observe_stopped) */
 } rank_observe_cause;
@@ -50,29 +51,29 @@ typedef enum rank_observe_cause {
 /* A rank found but with nothing published is given this long for its loader to finish and its
  * /proc readings to settle (a wrapper script execs the program) before a cause read from /proc
  * counts. */
-#define MG_OBSERVE_SETTLE_S 2.0
+#define RANK_OBSERVE_SETTLE_S 2.0
 /* ... and this long to publish after a sibling did: MPI_Init ends at about the same time in every
  * rank, but a loaded node spreads it by seconds. */
-#define MG_OBSERVE_INIT_GRACE_S 8.0
+#define RANK_OBSERVE_INIT_GRACE_S 8.0
 /* ... and this long after it was found, when no sibling published but a language binding is
  * mapped: every rank may be in a slow MPI_Init (an oversubscribed launch takes 6-10 s here). */
-#define MG_OBSERVE_BINDING_GRACE_S 15.0
+#define RANK_OBSERVE_BINDING_GRACE_S 15.0
 
 /* Across nodes, a rank that no agent found (its node has none, or its process lost mpiguard's
  * marks to a wrapper) is given this long, counted from when the job's size is known (a rank
  * published) and from when the last agent expected joined: by then the launchers started every
  * rank and agent, and an agent finds its node's ranks at its first scans of /proc (a rank a slow
  * wrapper starts 1 s late is found well within it). */
-#define MG_OBSERVE_UNFOUND_S 15.0
+#define RANK_OBSERVE_UNFOUND_S 15.0
 /* ... and this long while the agents' HELLOs say ranks are still to come (rank_observe_to_come):
  * an agent its launcher started late (a node slow to start it, a step queued behind the job's),
  * which cannot be told apart from a node without an agent until then. */
-#define MG_OBSERVE_ANNOUNCED_S 60.0
+#define RANK_OBSERVE_ANNOUNCED_S 60.0
 
-/* Whether a rank no agent found is not observed now (MG_OBSERVE_NOT_FOUND), from the seconds since
- * the job's size became known and since the last agent expected joined, each < 0 while not so
+/* Whether a rank no agent found is not observed now (RANK_OBSERVE_NOT_FOUND), from the seconds
+ * since the job's size became known and since the last agent expected joined, each < 0 while not so
  * yet (an agent still expected), and the ranks still to come by the agents' counts
- * (rank_observe_to_come): with any, the bound is MG_OBSERVE_ANNOUNCED_S. */
+ * (rank_observe_to_come): with any, the bound is RANK_OBSERVE_ANNOUNCED_S. */
 int rank_observe_unfound(double world_known_for, double agents_joined_for, int32_t to_come);
 
 /* One agent that joined, as the detector knows it: the ranks its launcher started on its node, as

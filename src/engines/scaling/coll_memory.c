@@ -10,20 +10,20 @@ uint64_t coll_memory_bytes(scaling_coll c, int in_place, uint64_t s, uint64_t n,
      * both buffers). */
     int one_buffer = in_place && scaling_coll_in_place_everywhere(c);
     switch (c) {
-    case SCALING_BCAST:
+    case SCALING_COLL_BCAST:
         per_rank = msg;
         break;
-    case SCALING_ALLGATHER:
-    case SCALING_ALLGATHERV:
-    case SCALING_REDUCE_SCATTER:
+    case SCALING_COLL_ALLGATHER:
+    case SCALING_COLL_ALLGATHERV:
+    case SCALING_COLL_REDUCE_SCATTER:
         per_rank = one_buffer ? global : msg + global;
         break;
-    case SCALING_ALLTOALL:
-    case SCALING_ALLTOALLV:
+    case SCALING_COLL_ALLTOALL:
+    case SCALING_COLL_ALLTOALLV:
         per_rank = one_buffer ? global : 2 * global;
         break;
-    case SCALING_REDUCE:
-    case SCALING_ALLREDUCE:
+    case SCALING_COLL_REDUCE:
+    case SCALING_COLL_ALLREDUCE:
         per_rank = one_buffer ? msg : 2 * msg;
         break;
     default: /* Scatter(v), Gather(v): one message per rank plus the root's global buffer, which

@@ -16,12 +16,12 @@
 #include "scaling_bounds.h"
 
 typedef enum coll_search_outcome {
-    COLL_PASS,
-    COLL_WRONG,     /* the job ended with wrong bytes */
-    COLL_CRASH,     /* the job failed otherwise (a signal, an MPI error) */
-    COLL_HANG,      /* the job passed its time limit and was stopped */
-    COLL_NO_MEMORY, /* not run: the memory it needs is over the budget */
-    COLL_NO_TIME,   /* not run: the tester's total time budget is spent */
+    COLL_SEARCH_PASS,
+    COLL_SEARCH_WRONG,     /* the job ended with wrong bytes */
+    COLL_SEARCH_CRASH,     /* the job failed otherwise (a signal, an MPI error) */
+    COLL_SEARCH_HANG,      /* the job passed its time limit and was stopped */
+    COLL_SEARCH_NO_MEMORY, /* not run: the memory it needs is over the budget */
+    COLL_SEARCH_NO_TIME,   /* not run: the tester's total time budget is spent */
 } coll_search_outcome;
 
 /* Runs collective test (s, P, n) within limit_s seconds; *elapsed is its time. */
@@ -37,7 +37,11 @@ typedef struct coll_search_opts {
                            (0: from n = 1) */
 } coll_search_opts;
 
-typedef enum coll_search_status { COLL_BOUNDED, COLL_UNBOUNDED, COLL_SKIPPED } coll_search_status;
+typedef enum coll_search_status {
+    COLL_SEARCH_BOUNDED,
+    COLL_SEARCH_UNBOUNDED,
+    COLL_SEARCH_SKIPPED
+} coll_search_status;
 
 typedef struct coll_search_result {
     coll_search_status status;
@@ -51,12 +55,15 @@ typedef struct coll_search_result {
 
 /* The two steps at (s, P). SKIPPED when not even n = 1 could run (memory, time) or n = 1 fails;
  * UNBOUNDED at n_passed, without a test, when n_passed is at least n_max.
- * Returns 0 or MG_EINVAL. */
+ * Returns 0 or MG_ERROR_EINVAL. */
 int coll_search_bound(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
                       const coll_search_opts *o, coll_search_result *out);
 
 /* The two points the paper verifies a bound at, from the tested (s, P). */
-typedef enum coll_search_verify_at { COLL_VERIFY_2P, COLL_VERIFY_2S } coll_search_verify_at;
+typedef enum coll_search_verify_at {
+    COLL_SEARCH_VERIFY_2P,
+    COLL_SEARCH_VERIFY_2S
+} coll_search_verify_at;
 
 /* The paper's verification of the bound b found at (s, P), at (s, 2P) or (2s, P): n_s/2 when
  * (n_s + Δ)/2 fails and n_s/2 passes, else n_s when n_s passes and n_s + Δ fails, else 0 (neither:
@@ -71,7 +78,7 @@ uint64_t coll_search_verify(coll_search_test_fn *test, void *ctx, uint64_t s, ui
 /* The class and form of the bound b found at (s, P) (Table 4.9): both verifications run, the one at
  * (2s, P) only when 2s is at most s_max (the largest type size the tests can run), and their
  * points classify the bound (scaling_bounds_classify); a verification that could not complete, or
- * was not run, leaves Class X (*form SCALING_FORM_N). The verification tests are added to
+ * was not run, leaves Class X (*form SCALING_BOUNDS_FORM_N). The verification tests are added to
  * b->tests. */
 void coll_search_classify(coll_search_test_fn *test, void *ctx, uint64_t s, uint64_t P,
                           uint64_t s_max, coll_search_result *b, scaling_bounds_class *cls,
@@ -81,9 +88,9 @@ void coll_search_classify(coll_search_test_fn *test, void *ctx, uint64_t s, uint
  * is its index among the file's n entries (n when it has none), *n_passed where the search goes on
  * from (coll_search_opts.n_passed; 0: from n = 1). */
 typedef enum coll_search_resume_kind {
-    COLL_RESUME_SEARCH, /* search it: a new point, or one the earlier run skipped (from n = 1), or
-                           left unbounded (from twice its n) */
-    COLL_RESUME_KEPT    /* bounded by the earlier run: kept, not tested again */
+    COLL_SEARCH_RESUME_SEARCH, /* search it: a new point, or one the earlier run skipped (from n =
+                           1), or left unbounded (from twice its n) */
+    COLL_SEARCH_RESUME_KEPT    /* bounded by the earlier run: kept, not tested again */
 } coll_search_resume_kind;
 coll_search_resume_kind coll_search_resume(const bounds_file_entry *entries, size_t n,
                                            const char *name, uint64_t s, uint64_t P, size_t *at,

@@ -68,7 +68,7 @@ int scaling_args_has_vectors(const scaling_args *a);
 
 /* Checks the shape of a: known collective, P > 0, rank and root < P, type_size > 0, count >= 0 when
  * used, the vectors present where the collective has them on this rank, in_place only where
- * allowed. Returns 0 or MG_EINVAL. */
+ * allowed. Returns 0 or MG_ERROR_EINVAL. */
 int scaling_args_validate(const scaling_args *a);
 
 /* Buffers a plan refers to. USER_SEND/USER_RECV are the application's buffers (Bcast's single
@@ -76,12 +76,12 @@ int scaling_args_validate(const scaling_args *a);
  * sizes the plan gives; IN_PLACE stands for MPI_IN_PLACE; NONE for an argument that does not
  * matter. */
 typedef enum scaling_args_buf {
-    SCALING_BUF_NONE,
-    SCALING_BUF_USER_SEND,
-    SCALING_BUF_USER_RECV,
-    SCALING_BUF_STAGE_SEND,
-    SCALING_BUF_STAGE_RECV,
-    SCALING_BUF_IN_PLACE,
+    SCALING_ARGS_BUF_NONE,
+    SCALING_ARGS_BUF_USER_SEND,
+    SCALING_ARGS_BUF_USER_RECV,
+    SCALING_ARGS_BUF_STAGE_SEND,
+    SCALING_ARGS_BUF_STAGE_RECV,
+    SCALING_ARGS_BUF_IN_PLACE,
 } scaling_args_buf;
 
 typedef struct scaling_args_ref {

@@ -10,9 +10,9 @@
 #include "scaling_displ.h"
 
 enum scaling_check_fired {
-    SCALING_FIRED_D = 1u << 0, /* a displacement array overflowed (recovered) */
-    SCALING_FIRED_G = 1u << 1, /* n over a Class G bound (table or artificial) */
-    SCALING_FIRED_X = 1u << 2, /* n over the Class X bound for this (s, P) */
+    SCALING_CHECK_FIRED_D = 1u << 0, /* a displacement array overflowed (recovered) */
+    SCALING_CHECK_FIRED_G = 1u << 1, /* n over a Class G bound (table or artificial) */
+    SCALING_CHECK_FIRED_X = 1u << 2, /* n over the Class X bound for this (s, P) */
 };
 
 typedef struct scaling_check_trigger {
@@ -33,8 +33,8 @@ typedef struct scaling_check_trigger {
  * O(entries of the collective in b) for regular collectives, plus one pass over this rank's vectors
  * for irregular ones. For Gatherv/Scatterv only the root sees the vectors and for Alltoallv each
  * rank sees its own: a verdict holds for this rank's side only, unless the caller makes the ranks
- * agree on it (a small control message). Returns 0 with *out filled, MG_EINVAL for bad arguments
- * (see scaling_args_validate) or a NULL scratch where it is needed. Thread-safe. */
+ * agree on it (a small control message). Returns 0 with *out filled, MG_ERROR_EINVAL for bad
+ * arguments (see scaling_args_validate) or a NULL scratch where it is needed. Thread-safe. */
 int scaling_check(const scaling_bounds *b, const scaling_args *a, int64_t *scratch,
                   scaling_check_trigger *out);
 
@@ -60,7 +60,7 @@ static inline int scaling_check_plain(scaling_coll coll, uint32_t nprocs, int in
                                       const int *counts_a, const int *displs_a, const int *counts_b,
                                       const int *displs_b)
 {
-    int alltoallv = coll == SCALING_ALLTOALLV;
+    int alltoallv = coll == SCALING_COLL_ALLTOALLV;
     int acc = alltoallv && in_place
                   ? 0
                   : scaling_ints_or(counts_a, nprocs) | scaling_ints_or(displs_a, nprocs);

@@ -8,57 +8,58 @@
 
 #include "mg_error.h"
 
-#define VA (SCALING_VEC_A_COUNTS | SCALING_VEC_A_DISPLS)
-#define SN SCALING_GBUF_SN
-#define SNP SCALING_GBUF_SNP
+#define VA (SCALING_COLL_VEC_A_COUNTS | SCALING_COLL_VEC_A_DISPLS)
+#define SN SCALING_COLL_GBUF_SN
+#define SNP SCALING_COLL_GBUF_SNP
 
 static const scaling_coll_info table[SCALING_COLL_COUNT] = {
-    [SCALING_BCAST] = {.name = "Bcast", .rooted = 1, .gbuf = SN, .w1a = 1, .w2 = 1},
-    [SCALING_SCATTER] =
+    [SCALING_COLL_BCAST] = {.name = "Bcast", .rooted = 1, .gbuf = SN, .w1a = 1, .w2 = 1},
+    [SCALING_COLL_SCATTER] =
         {.name = "Scatter", .rooted = 1, .gbuf = SNP, .in_place = 1, .w1a = 1, .w2 = 1},
-    [SCALING_SCATTERV] = {.name = "Scatterv",
-                          .irregular = 1,
-                          .rooted = 1,
-                          .vectors_at_root_only = 1,
-                          .vectors = VA,
-                          .gbuf = SNP,
-                          .in_place = 1,
-                          .w1a = 1,
-                          .w2 = 1},
-    [SCALING_GATHER] =
+    [SCALING_COLL_SCATTERV] = {.name = "Scatterv",
+                               .irregular = 1,
+                               .rooted = 1,
+                               .vectors_at_root_only = 1,
+                               .vectors = VA,
+                               .gbuf = SNP,
+                               .in_place = 1,
+                               .w1a = 1,
+                               .w2 = 1},
+    [SCALING_COLL_GATHER] =
         {.name = "Gather", .rooted = 1, .gbuf = SNP, .in_place = 1, .w1a = 1, .w2 = 1},
-    [SCALING_GATHERV] = {.name = "Gatherv",
-                         .irregular = 1,
-                         .rooted = 1,
-                         .vectors_at_root_only = 1,
-                         .vectors = VA,
-                         .gbuf = SNP,
-                         .in_place = 1,
-                         .w1a = 1,
-                         .w2 = 1},
-    [SCALING_ALLGATHER] = {.name = "Allgather", .gbuf = SNP, .in_place = 1, .w2 = 1},
-    [SCALING_ALLGATHERV] = {.name = "Allgatherv",
-                            .irregular = 1,
-                            .vectors = VA,
-                            .gbuf = SNP,
-                            .in_place = 1,
-                            .w1a = 1,
-                            .w2 = 1},
-    [SCALING_ALLTOALL] = {.name = "Alltoall", .gbuf = SNP, .in_place = 1, .w2 = 1},
-    [SCALING_ALLTOALLV] = {.name = "Alltoallv",
-                           .irregular = 1,
-                           .vectors = VA | SCALING_VEC_B,
-                           .gbuf = SNP,
-                           .in_place = 1,
-                           .w2 = 1},
-    [SCALING_REDUCE] = {.name = "Reduce", .rooted = 1, .reduction = 1, .gbuf = SN, .in_place = 1},
-    [SCALING_ALLREDUCE] = {.name = "Allreduce", .reduction = 1, .gbuf = SN, .in_place = 1},
-    [SCALING_REDUCE_SCATTER] = {.name = "Reduce_scatter",
+    [SCALING_COLL_GATHERV] = {.name = "Gatherv",
+                              .irregular = 1,
+                              .rooted = 1,
+                              .vectors_at_root_only = 1,
+                              .vectors = VA,
+                              .gbuf = SNP,
+                              .in_place = 1,
+                              .w1a = 1,
+                              .w2 = 1},
+    [SCALING_COLL_ALLGATHER] = {.name = "Allgather", .gbuf = SNP, .in_place = 1, .w2 = 1},
+    [SCALING_COLL_ALLGATHERV] = {.name = "Allgatherv",
+                                 .irregular = 1,
+                                 .vectors = VA,
+                                 .gbuf = SNP,
+                                 .in_place = 1,
+                                 .w1a = 1,
+                                 .w2 = 1},
+    [SCALING_COLL_ALLTOALL] = {.name = "Alltoall", .gbuf = SNP, .in_place = 1, .w2 = 1},
+    [SCALING_COLL_ALLTOALLV] = {.name = "Alltoallv",
                                 .irregular = 1,
-                                .reduction = 1,
-                                .vectors = SCALING_VEC_A_COUNTS,
-                                .gbuf = SN,
-                                .in_place = 1},
+                                .vectors = VA | SCALING_COLL_VEC_B,
+                                .gbuf = SNP,
+                                .in_place = 1,
+                                .w2 = 1},
+    [SCALING_COLL_REDUCE] =
+        {.name = "Reduce", .rooted = 1, .reduction = 1, .gbuf = SN, .in_place = 1},
+    [SCALING_COLL_ALLREDUCE] = {.name = "Allreduce", .reduction = 1, .gbuf = SN, .in_place = 1},
+    [SCALING_COLL_REDUCE_SCATTER] = {.name = "Reduce_scatter",
+                                     .irregular = 1,
+                                     .reduction = 1,
+                                     .vectors = SCALING_COLL_VEC_A_COUNTS,
+                                     .gbuf = SN,
+                                     .in_place = 1},
 };
 
 const scaling_coll_info *scaling_coll_get(scaling_coll c)
@@ -71,14 +72,14 @@ const scaling_coll_info *scaling_coll_get(scaling_coll c)
 scaling_coll scaling_coll_v_form(scaling_coll c)
 {
     switch (c) {
-    case SCALING_SCATTER:
-        return SCALING_SCATTERV;
-    case SCALING_GATHER:
-        return SCALING_GATHERV;
-    case SCALING_ALLGATHER:
-        return SCALING_ALLGATHERV;
-    case SCALING_ALLTOALL:
-        return SCALING_ALLTOALLV;
+    case SCALING_COLL_SCATTER:
+        return SCALING_COLL_SCATTERV;
+    case SCALING_COLL_GATHER:
+        return SCALING_COLL_GATHERV;
+    case SCALING_COLL_ALLGATHER:
+        return SCALING_COLL_ALLGATHERV;
+    case SCALING_COLL_ALLTOALL:
+        return SCALING_COLL_ALLTOALLV;
     default:
         return c;
     }
@@ -104,7 +105,7 @@ int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking
                            int *in_place)
 {
     if (!name || !out || !nonblocking)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (strncasecmp(name, "MPI_", 4) == 0)
         name += 4;
     size_t len = strlen(name);
@@ -124,7 +125,7 @@ int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking
             continue;
         /* A caller that takes no `_c` (or no in-place) names never gets another form for one. */
         if ((large && !large_count) || (ip && (!in_place || !table[c].in_place)))
-            return MG_ENOENT;
+            return MG_ERROR_ENOENT;
         *out = (scaling_coll)c;
         *nonblocking = nb;
         if (large_count)
@@ -133,17 +134,17 @@ int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking
             *in_place = ip;
         return 0;
     }
-    return MG_ENOENT;
+    return MG_ERROR_ENOENT;
 }
 
 int scaling_coll_mpi_name(scaling_coll c, int nonblocking, int large_count, char *out, size_t len)
 {
     const scaling_coll_info *info = scaling_coll_get(c);
     if (!info || !out)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     /* The I form lowercases the name's first letter: MPI_Igatherv. */
     int n = snprintf(out, len, "MPI_%s%c%s%s", nonblocking ? "I" : "",
                      nonblocking ? tolower((unsigned char)info->name[0]) : info->name[0],
                      info->name + 1, large_count ? "_c" : "");
-    return n > 0 && (size_t)n < len ? 0 : MG_EINVAL;
+    return n > 0 && (size_t)n < len ? 0 : MG_ERROR_EINVAL;
 }

@@ -8,34 +8,34 @@
 #include <stddef.h>
 
 typedef enum scaling_coll {
-    SCALING_BCAST,
-    SCALING_SCATTER,
-    SCALING_SCATTERV,
-    SCALING_GATHER,
-    SCALING_GATHERV,
-    SCALING_ALLGATHER,
-    SCALING_ALLGATHERV,
-    SCALING_ALLTOALL,
-    SCALING_ALLTOALLV,
-    SCALING_REDUCE,
-    SCALING_ALLREDUCE,
-    SCALING_REDUCE_SCATTER,
+    SCALING_COLL_BCAST,
+    SCALING_COLL_SCATTER,
+    SCALING_COLL_SCATTERV,
+    SCALING_COLL_GATHER,
+    SCALING_COLL_GATHERV,
+    SCALING_COLL_ALLGATHER,
+    SCALING_COLL_ALLGATHERV,
+    SCALING_COLL_ALLTOALL,
+    SCALING_COLL_ALLTOALLV,
+    SCALING_COLL_REDUCE,
+    SCALING_COLL_ALLREDUCE,
+    SCALING_COLL_REDUCE_SCATTER,
     SCALING_COLL_COUNT
 } scaling_coll;
 
 /* Global data buffer size G_b as a function of (s, n, P) (Table V). */
 typedef enum scaling_coll_gbuf {
-    SCALING_GBUF_SN,  /* G_b = s n: Bcast, Allreduce, Reduce, Reduce_scatter */
-    SCALING_GBUF_SNP, /* G_b = s n P: Scatter, Gather, Allgather, Alltoall and their v forms */
+    SCALING_COLL_GBUF_SN,  /* G_b = s n: Bcast, Allreduce, Reduce, Reduce_scatter */
+    SCALING_COLL_GBUF_SNP, /* G_b = s n P: Scatter, Gather, Allgather, Alltoall and their v forms */
 } scaling_coll_gbuf;
 
 /* Which argument vectors a collective has. Vector A is the one of the global buffer (Gatherv and
  * Allgatherv receive side, Scatterv send side, Alltoallv send side, Reduce_scatter's recvcounts);
  * vector B exists only for Alltoallv (its receive side). */
 enum scaling_coll_vec_flags {
-    SCALING_VEC_A_COUNTS = 1u << 0,
-    SCALING_VEC_A_DISPLS = 1u << 1,
-    SCALING_VEC_B = 1u << 2, /* counts and displs */
+    SCALING_COLL_VEC_A_COUNTS = 1u << 0,
+    SCALING_COLL_VEC_A_DISPLS = 1u << 1,
+    SCALING_COLL_VEC_B = 1u << 2, /* counts and displs */
 };
 
 typedef struct scaling_coll_info {
@@ -70,13 +70,15 @@ int scaling_coll_in_place_everywhere(scaling_coll c);
  * "_inplace" suffix) into *out, *nonblocking (1 for the I form), *large_count (1 for the MPI-4
  * large-count `_c` form) and *in_place (1 for the call with MPI_IN_PLACE: tested apart, since
  * libraries run other code for it; only where MPI allows it). large_count and in_place may be
- * NULL: the caller then accepts no such name (MG_ENOENT), so that one is never taken for another
- * form. Returns 0, or MG_EINVAL for NULL arguments, MG_ENOENT when no collective has that name. */
+ * NULL: the caller then accepts no such name (MG_ERROR_ENOENT), so that one is never taken for
+ * another form. Returns 0, or MG_ERROR_EINVAL for NULL arguments, MG_ERROR_ENOENT when no
+ * collective has that name. */
 int scaling_coll_from_name(const char *name, scaling_coll *out, int *nonblocking, int *large_count,
                            int *in_place);
 
 /* Writes the MPI name of a form of c into out: "MPI_Gatherv", "MPI_Igatherv" (nonblocking),
- * "MPI_Igatherv_c" (and large_count). Returns 0, or MG_EINVAL for an unknown c or a short out. */
+ * "MPI_Igatherv_c" (and large_count). Returns 0, or MG_ERROR_EINVAL for an unknown c or a short
+ * out. */
 int scaling_coll_mpi_name(scaling_coll c, int nonblocking, int large_count, char *out, size_t len);
 
 #endif

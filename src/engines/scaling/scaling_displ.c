@@ -63,7 +63,7 @@ int scaling_displ_check(const int *counts, const int *displs, uint32_t P, uint64
                         unsigned flags, int64_t *true_displs, scaling_displ_result *out)
 {
     if (!displs || !out || P == 0 || extent == 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     memset(out, 0, sizeof *out);
     /* Plain reductions the compiler can vectorize; the index of a negative count is looked for
      * only on that (error) path. */
@@ -98,6 +98,6 @@ int scaling_displ_check(const int *counts, const int *displs, uint32_t P, uint64
         return 0;
     }
     if (!true_displs)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     return recover(counts, displs, P, extent, flags, true_displs, out);
 }

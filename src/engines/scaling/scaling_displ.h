@@ -49,7 +49,7 @@ enum scaling_displ_flags {
  * or USER_ERROR with the reason when the values contradict those assumptions (never a guess).
  * counts may be NULL (every count taken as 0, e.g. a displacement-only check). extent is the
  * element extent in bytes, used to verify that every recovered byte offset fits in int64. Returns 0
- * with *out filled, or MG_EINVAL (NULL displs/out, P == 0, extent == 0). Thread-safe. */
+ * with *out filled, or MG_ERROR_EINVAL (NULL displs/out, P == 0, extent == 0). Thread-safe. */
 int scaling_displ_check(const int *counts, const int *displs, uint32_t P, uint64_t extent,
                         unsigned flags, int64_t *true_displs, scaling_displ_result *out);
 

@@ -45,17 +45,17 @@ int scaling_w1a_plan_make(const scaling_bounds *b, const scaling_args *a, const 
                           uint32_t *starts, scaling_w1a_plan *out)
 {
     if (!b || !starts || !out || scaling_args_validate(a) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     const scaling_coll_info *info = scaling_coll_get(a->coll);
     if (!info->w1a || a->count > INT_MAX) /* a group call's count is an int */
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     if (info->irregular && !scaling_args_has_vectors(a))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     uint32_t g = 0, s0 = 0;
     while (s0 < a->nprocs) {
         uint32_t s1 = s0 + 1;
         if (!group_fits(b, a, true_a, s0, s1))
-            return MG_EUNSUPPORTED;
+            return MG_ERROR_EUNSUPPORTED;
         /* Bounds tighten with the group size, so the first size that fails ends the group. */
         while (s1 < a->nprocs && group_fits(b, a, true_a, s0, s1 + 1))
             s1++;
@@ -120,14 +120,15 @@ static void regular_root(const scaling_args *a, uint32_t s0, int natural, scalin
     int64_t n = a->count, s = (int64_t)a->type_size;
     int64_t base = (int64_t)(a->root < s0 ? s0 - 1 : s0) * n * s;
     scaling_args_ref own = ref(
-        a->in_place || !natural ? SCALING_BUF_IN_PLACE : SCALING_BUF_USER_SEND, 0);
+        a->in_place || !natural ? SCALING_ARGS_BUF_IN_PLACE : SCALING_ARGS_BUF_USER_SEND, 0);
     call->send_count = call->recv_count = (int)n;
-    if (a->coll == SCALING_GATHER) {
+    if (a->coll == SCALING_COLL_GATHER) {
         call->send = own;
-        call->recv = ref(SCALING_BUF_USER_RECV, base);
+        call->recv = ref(SCALING_ARGS_BUF_USER_RECV, base);
     } else {
-        call->send = ref(SCALING_BUF_USER_SEND, base);
-        call->recv = own.buf == SCALING_BUF_IN_PLACE ? own : ref(SCALING_BUF_USER_RECV, 0);
+        call->send = ref(SCALING_ARGS_BUF_USER_SEND, base);
+        call->recv = own.buf == SCALING_ARGS_BUF_IN_PLACE ? own
+                                                          : ref(SCALING_ARGS_BUF_USER_RECV, 0);
     }
 }
 
@@ -136,15 +137,15 @@ static void regular_root(const scaling_args *a, uint32_t s0, int natural, scalin
 static void vector_root(const scaling_args *a, const int64_t *true_a, uint32_t s0, uint32_t s1,
                         const uint32_t *members, uint32_t n, int natural, scaling_args_call *call)
 {
-    int gather = a->coll == SCALING_GATHERV;
+    int gather = a->coll == SCALING_COLL_GATHERV;
     int64_t base = group_vector(a, true_a, s0, s1, members, n, call) * (int64_t)a->type_size;
     call->send_count = call->recv_count = natural ? (int)scaling_args_count(a, 0, a->rank) : 0;
-    scaling_args_ref own = ref(a->in_place ? SCALING_BUF_IN_PLACE
-                               : gather    ? SCALING_BUF_USER_SEND
-                                           : SCALING_BUF_USER_RECV,
+    scaling_args_ref own = ref(a->in_place ? SCALING_ARGS_BUF_IN_PLACE
+                               : gather    ? SCALING_ARGS_BUF_USER_SEND
+                                           : SCALING_ARGS_BUF_USER_RECV,
                                0);
-    call->send = gather ? own : ref(SCALING_BUF_USER_SEND, base);
-    call->recv = gather ? ref(SCALING_BUF_USER_RECV, base) : own;
+    call->send = gather ? own : ref(SCALING_ARGS_BUF_USER_SEND, base);
+    call->recv = gather ? ref(SCALING_ARGS_BUF_USER_RECV, base) : own;
 }
 
 int scaling_w1a_group(const scaling_w1a_plan *plan, const scaling_args *a, const int64_t *true_a,
@@ -153,11 +154,11 @@ int scaling_w1a_group(const scaling_w1a_plan *plan, const scaling_args *a, const
 {
     if (!plan || !members || !nmembers || !member || !call || g >= plan->ngroups ||
         scaling_args_validate(a) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (scaling_args_has_vectors(a) && (!call->counts_a || !call->displs_a))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     uint32_t s0 = plan->starts[g], s1 = plan->starts[g + 1], root_pos = 0;
-    if (a->coll == SCALING_ALLGATHERV) {
+    if (a->coll == SCALING_COLL_ALLGATHERV) {
         for (uint32_t i = 0; i < a->nprocs; i++)
             members[i] = i;
         *nmembers = a->nprocs;
@@ -165,20 +166,21 @@ int scaling_w1a_group(const scaling_w1a_plan *plan, const scaling_args *a, const
         rooted_members(a, s0, s1, members, nmembers, &root_pos);
     }
     int is_root = a->rank == a->root, natural = a->rank >= s0 && a->rank < s1;
-    *member = natural || is_root || a->coll == SCALING_ALLGATHERV;
+    *member = natural || is_root || a->coll == SCALING_COLL_ALLGATHERV;
     call->elem_size = a->type_size;
     call->root = root_pos;
-    call->send = ref(SCALING_BUF_USER_SEND, 0);
-    call->recv = ref(SCALING_BUF_USER_RECV, 0);
-    call->send_count = call->recv_count = natural || a->coll == SCALING_BCAST ? (int)a->count : 0;
-    if (a->coll == SCALING_ALLGATHERV) {
+    call->send = ref(SCALING_ARGS_BUF_USER_SEND, 0);
+    call->recv = ref(SCALING_ARGS_BUF_USER_RECV, 0);
+    call->send_count = call->recv_count = natural || a->coll == SCALING_COLL_BCAST ? (int)a->count
+                                                                                   : 0;
+    if (a->coll == SCALING_COLL_ALLGATHERV) {
         int64_t base = group_vector(a, true_a, s0, s1, members, *nmembers, call);
         call->send_count = call->recv_count = call->counts_a[a->rank];
-        call->send = ref(a->in_place ? SCALING_BUF_IN_PLACE : SCALING_BUF_USER_SEND, 0);
-        call->recv = ref(SCALING_BUF_USER_RECV, base * (int64_t)a->type_size);
-    } else if (is_root && (a->coll == SCALING_GATHER || a->coll == SCALING_SCATTER)) {
+        call->send = ref(a->in_place ? SCALING_ARGS_BUF_IN_PLACE : SCALING_ARGS_BUF_USER_SEND, 0);
+        call->recv = ref(SCALING_ARGS_BUF_USER_RECV, base * (int64_t)a->type_size);
+    } else if (is_root && (a->coll == SCALING_COLL_GATHER || a->coll == SCALING_COLL_SCATTER)) {
         regular_root(a, s0, natural, call);
-    } else if (is_root && a->coll != SCALING_BCAST) {
+    } else if (is_root && a->coll != SCALING_COLL_BCAST) {
         vector_root(a, true_a, s0, s1, members, *nmembers, natural, call);
     }
     return 0;

@@ -23,9 +23,9 @@ typedef struct scaling_w1a_plan {
  * memory of P + 1 entries. true_a as from Detector D (NULL: the application's displacements).
  * A group's size for the bound counts the ranks that move data (Figure 4.4): a root outside the
  * range moves nothing in Gather(v)/Scatter(v) but is Bcast's source.
- * Returns 0; MG_EUNSUPPORTED when W1-A does not apply to the collective, when a count is past
+ * Returns 0; MG_ERROR_EUNSUPPORTED when W1-A does not apply to the collective, when a count is past
  * INT_MAX (a large-count call: a group call's counts are ints), or when even a group of one rank
- * breaks the bound, which is the case for Type-2 forms (no P in the form); MG_EINVAL for bad
+ * breaks the bound, which is the case for Type-2 forms (no P in the form); MG_ERROR_EINVAL for bad
  * arguments or a rank without the vectors. No allocation; O(P) bound lookups. */
 int scaling_w1a_plan_make(const scaling_bounds *b, const scaling_args *a, const int64_t *true_a,
                           uint32_t *starts, scaling_w1a_plan *out);
@@ -37,7 +37,7 @@ int scaling_w1a_plan_make(const scaling_bounds *b, const scaling_args *a, const 
  * of P ints). For Allgatherv every rank is a member of every group and only the group's ranks
  * contribute. A root outside a group's range takes part with nothing to send or receive
  * (MPI_IN_PLACE for the regular forms, whose slot in the group layout is then never touched).
- * Returns 0, or MG_EINVAL for bad arguments or g >= ngroups. No allocation. */
+ * Returns 0, or MG_ERROR_EINVAL for bad arguments or g >= ngroups. No allocation. */
 int scaling_w1a_group(const scaling_w1a_plan *plan, const scaling_args *a, const int64_t *true_a,
                       uint32_t g, uint32_t *members, uint32_t *nmembers, int *member,
                       scaling_args_call *call);

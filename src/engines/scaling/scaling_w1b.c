@@ -16,7 +16,7 @@ static int cut(int64_t total, int64_t o, int64_t c)
 /* A collective with a global buffer: a round's messages may be staged on some rank. */
 static int has_global_buffer(scaling_coll c)
 {
-    return scaling_coll_get(c)->gbuf == SCALING_GBUF_SNP || c == SCALING_REDUCE_SCATTER;
+    return scaling_coll_get(c)->gbuf == SCALING_COLL_GBUF_SNP || c == SCALING_COLL_REDUCE_SCATTER;
 }
 
 static int64_t min64(int64_t x, int64_t y)
@@ -48,23 +48,23 @@ static void staged_sides(const scaling_args *a, int *send, int *recv)
     int root = a->rank == a->root;
     *send = *recv = 0;
     switch (a->coll) {
-    case SCALING_GATHERV:
+    case SCALING_COLL_GATHERV:
         *recv = root && !direct_vector(a, 0);
         break;
-    case SCALING_SCATTERV:
+    case SCALING_COLL_SCATTERV:
         *send = root && !direct_vector(a, 0);
         break;
-    case SCALING_ALLGATHERV:
+    case SCALING_COLL_ALLGATHERV:
         *recv = !direct_vector(a, 0);
         break;
-    case SCALING_ALLTOALL:
+    case SCALING_COLL_ALLTOALL:
         *send = a->in_place;
         break;
-    case SCALING_ALLTOALLV:
+    case SCALING_COLL_ALLTOALLV:
         *send = a->in_place || !direct_vector(a, 0);
         *recv = !direct_vector(a, 1);
         break;
-    case SCALING_REDUCE_SCATTER:
+    case SCALING_COLL_REDUCE_SCATTER:
         *send = 1;
         break;
     default:
@@ -76,7 +76,7 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
                           int64_t n_global, scaling_w1b_plan *out)
 {
     if (!b || !p || !out || n_global < 0 || scaling_args_validate(a) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     scaling_bounds_limit lim;
     int rc = scaling_bounds_nmax(b, a->coll, a->type_size, a->nprocs, &lim);
     if (rc)
@@ -86,18 +86,18 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
     /* The chunk is the same whether this rank stages or not: the ranks must agree on it, and a
      * Gatherv non-root cannot know whether the root stages. */
     if (has_global_buffer(a->coll)) {
-        if (a->coll == SCALING_REDUCE_SCATTER)
+        if (a->coll == SCALING_COLL_REDUCE_SCATTER)
             c /= P;
         c = min64(c, INT_MAX / P);
         uint64_t stage_elems = p->max_stage_bytes / (uint64_t)s;
         c = min64(c, (int64_t)(stage_elems > INT64_MAX ? INT64_MAX : stage_elems) / P);
     }
     if (c < 1)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     memset(out, 0, sizeof *out);
     out->chunk = c;
     out->allgather_block_stride = p->allgather_block_stride;
-    if (a->coll == SCALING_REDUCE_SCATTER) {
+    if (a->coll == SCALING_COLL_REDUCE_SCATTER) {
         /* Every rank has the counts; the rounds follow the largest block, not the total. */
         n_global = 0;
         for (uint32_t i = 0; i < a->nprocs; i++)
@@ -106,7 +106,7 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
     }
     int64_t rounds = n_global == 0 ? 1 : (n_global + c - 1) / c;
     if (rounds > UINT32_MAX)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     out->rounds = (uint32_t)rounds;
     int send, recv;
     staged_sides(a, &send, &recv);
@@ -150,7 +150,7 @@ static void add_copy(scaling_args_copy *list, uint32_t *n, scaling_args_ref from
 static int regular_v_form(const round_ctx *x, int k)
 {
     const scaling_args *a = x->a;
-    if (a->coll == SCALING_ALLGATHER && x->plan->allgather_block_stride)
+    if (a->coll == SCALING_COLL_ALLGATHER && x->plan->allgather_block_stride)
         return 0;
     return k < a->count && a->count <= INT_MAX / a->nprocs; /* P n <= INT_MAX, without overflow */
 }
@@ -180,8 +180,8 @@ static void own_slice_copied(round_ctx *x, scaling_args_call *call, int64_t n)
 {
     uint32_t me = x->a->rank;
     int64_t at = ((int64_t)me * n + x->o) * x->s;
-    add_copy(x->pack, &x->npack, ref(SCALING_BUF_USER_SEND, at), ref(SCALING_BUF_USER_RECV, at),
-             (int64_t)call->counts_a[me] * x->s);
+    add_copy(x->pack, &x->npack, ref(SCALING_ARGS_BUF_USER_SEND, at),
+             ref(SCALING_ARGS_BUF_USER_RECV, at), (int64_t)call->counts_a[me] * x->s);
     call->counts_a[me] = call->counts_b[me] = 0;
 }
 
@@ -198,25 +198,25 @@ static void regular_blocks(round_ctx *x, scaling_args_call *call)
     int root = a->rank == a->root;
     call->v_form = regular_v_form(x, k);
     call->send_count = call->recv_count = k;
-    call->send = ref(SCALING_BUF_USER_SEND, x->o * s);
-    call->recv = ref(SCALING_BUF_USER_RECV, x->o * s);
+    call->send = ref(SCALING_ARGS_BUF_USER_SEND, x->o * s);
+    call->recv = ref(SCALING_ARGS_BUF_USER_RECV, x->o * s);
     switch (a->coll) {
-    case SCALING_SCATTER:
+    case SCALING_COLL_SCATTER:
         if (root)
             blocked_side(call, P, k, n, call->counts_a, call->displs_a, &call->send_stride);
         else
-            call->send = ref(SCALING_BUF_NONE, 0);
+            call->send = ref(SCALING_ARGS_BUF_NONE, 0);
         if (a->in_place)
-            call->recv = ref(SCALING_BUF_IN_PLACE, 0);
+            call->recv = ref(SCALING_ARGS_BUF_IN_PLACE, 0);
         return;
-    case SCALING_GATHER:
-    case SCALING_ALLGATHER:
+    case SCALING_COLL_GATHER:
+    case SCALING_COLL_ALLGATHER:
         /* In place (a Gather's root, every rank of an Allgather), so is the round: this rank's
          * slice is already at its place in the round's layout. */
         if (a->in_place)
-            call->send = ref(SCALING_BUF_IN_PLACE, 0);
-        if (a->coll == SCALING_GATHER && !root)
-            call->recv = ref(SCALING_BUF_NONE, 0);
+            call->send = ref(SCALING_ARGS_BUF_IN_PLACE, 0);
+        if (a->coll == SCALING_COLL_GATHER && !root)
+            call->recv = ref(SCALING_ARGS_BUF_NONE, 0);
         else
             blocked_side(call, P, k, n, call->counts_a, call->displs_a, &call->recv_stride);
         return;
@@ -229,9 +229,10 @@ static void regular_blocks(round_ctx *x, scaling_args_call *call)
             return;
         }
         for (uint32_t i = 0; i < P; i++)
-            add_copy(x->pack, &x->npack, ref(SCALING_BUF_USER_RECV, ((int64_t)i * n + x->o) * s),
-                     ref(SCALING_BUF_STAGE_SEND, (int64_t)i * k * s), (int64_t)k * s);
-        call->send = ref(SCALING_BUF_STAGE_SEND, 0);
+            add_copy(x->pack, &x->npack,
+                     ref(SCALING_ARGS_BUF_USER_RECV, ((int64_t)i * n + x->o) * s),
+                     ref(SCALING_ARGS_BUF_STAGE_SEND, (int64_t)i * k * s), (int64_t)k * s);
+        call->send = ref(SCALING_ARGS_BUF_STAGE_SEND, 0);
         blocked_side(call, P, k, k, call->counts_a, call->displs_a, &call->send_stride);
     }
 }
@@ -249,7 +250,7 @@ static scaling_args_ref vector_side(round_ctx *x, int v, const int64_t *true_d, 
 {
     int64_t prefix = 0, user_prefix = 0;
     int displs = scaling_args_has_displs(x->a, v);
-    scaling_args_buf stage = sends ? SCALING_BUF_STAGE_SEND : SCALING_BUF_STAGE_RECV;
+    scaling_args_buf stage = sends ? SCALING_ARGS_BUF_STAGE_SEND : SCALING_ARGS_BUF_STAGE_RECV;
     scaling_args_copy *list = sends ? x->pack : x->unpack;
     uint32_t *nlist = sends ? &x->npack : &x->nunpack;
     for (uint32_t i = 0; i < x->a->nprocs; i++) {
@@ -278,55 +279,55 @@ static void irregular(round_ctx *x, const int64_t *true_a, const int64_t *true_b
     int64_t s = x->s;
     int vec = scaling_args_has_vectors(a), st_send, st_recv;
     staged_sides(a, &st_send, &st_recv);
-    int64_t own = vec && a->coll != SCALING_ALLTOALLV && a->coll != SCALING_REDUCE_SCATTER
+    int64_t own = vec && a->coll != SCALING_COLL_ALLTOALLV && a->coll != SCALING_COLL_REDUCE_SCATTER
                       ? scaling_args_count(a, 0, a->rank)
                       : a->count;
     int64_t own_d = !vec || !scaling_args_has_displs(a, 0) ? 0
                     : true_a                               ? true_a[a->rank]
                                                            : scaling_args_displ(a, 0, a->rank);
     call->send_count = call->recv_count = cut(own, x->o, x->c);
-    call->send = ref(SCALING_BUF_USER_SEND, x->o * s);
-    call->recv = ref(SCALING_BUF_USER_RECV, x->o * s);
+    call->send = ref(SCALING_ARGS_BUF_USER_SEND, x->o * s);
+    call->recv = ref(SCALING_ARGS_BUF_USER_RECV, x->o * s);
     switch (a->coll) {
-    case SCALING_GATHERV:
-    case SCALING_ALLGATHERV:
-        call->recv = ref(SCALING_BUF_NONE, 0);
+    case SCALING_COLL_GATHERV:
+    case SCALING_COLL_ALLGATHERV:
+        call->recv = ref(SCALING_ARGS_BUF_NONE, 0);
         if (vec)
             call->recv = vector_side(x, 0, true_a, call->counts_a, call->displs_a,
-                                     SCALING_BUF_USER_RECV, 0, st_recv);
+                                     SCALING_ARGS_BUF_USER_RECV, 0, st_recv);
         /* In place, so is the round: MPI wants an in-place Allgatherv in place on every rank, and
          * a rank's vector (its displacements are its own) may stage where another's does not.
          * Staged, this rank's slice goes to its slot in staging first. */
         if (a->in_place) {
-            call->send = ref(SCALING_BUF_IN_PLACE, 0);
+            call->send = ref(SCALING_ARGS_BUF_IN_PLACE, 0);
             if (st_recv)
-                add_copy(x->pack, &x->npack, ref(SCALING_BUF_USER_RECV, (own_d + x->o) * s),
-                         ref(SCALING_BUF_STAGE_RECV, (int64_t)call->displs_a[a->rank] * s),
+                add_copy(x->pack, &x->npack, ref(SCALING_ARGS_BUF_USER_RECV, (own_d + x->o) * s),
+                         ref(SCALING_ARGS_BUF_STAGE_RECV, (int64_t)call->displs_a[a->rank] * s),
                          (int64_t)call->send_count * s);
         }
         break;
-    case SCALING_SCATTERV:
-        call->send = ref(SCALING_BUF_NONE, 0);
+    case SCALING_COLL_SCATTERV:
+        call->send = ref(SCALING_ARGS_BUF_NONE, 0);
         if (vec) {
             call->send = vector_side(x, 0, true_a, call->counts_a, call->displs_a,
-                                     SCALING_BUF_USER_SEND, 1, st_send);
+                                     SCALING_ARGS_BUF_USER_SEND, 1, st_send);
             if (a->in_place)
-                call->recv = ref(SCALING_BUF_IN_PLACE, 0);
+                call->recv = ref(SCALING_ARGS_BUF_IN_PLACE, 0);
         }
         break;
-    case SCALING_ALLTOALLV:
+    case SCALING_COLL_ALLTOALLV:
         /* In place, the send side is the receive vector over the receive buffer, staged (its
          * slices are the bytes the round receives into). */
         call->send = vector_side(
             x, a->in_place, a->in_place ? true_b : true_a, call->counts_a, call->displs_a,
-            a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1, st_send);
+            a->in_place ? SCALING_ARGS_BUF_USER_RECV : SCALING_ARGS_BUF_USER_SEND, 1, st_send);
         call->recv = vector_side(x, 1, true_b, call->counts_b, call->displs_b,
-                                 SCALING_BUF_USER_RECV, 0, st_recv);
+                                 SCALING_ARGS_BUF_USER_RECV, 0, st_recv);
         break;
     default: /* Reduce_scatter: block i of the input starts at the prefix sum of the counts */
-        call->send = vector_side(x, 0, NULL, call->counts_a, NULL,
-                                 a->in_place ? SCALING_BUF_USER_RECV : SCALING_BUF_USER_SEND, 1,
-                                 st_send);
+        call->send = vector_side(
+            x, 0, NULL, call->counts_a, NULL,
+            a->in_place ? SCALING_ARGS_BUF_USER_RECV : SCALING_ARGS_BUF_USER_SEND, 1, st_send);
         call->recv_count = call->send_count = cut(scaling_args_count(a, 0, a->rank), x->o, x->c);
         break;
     }
@@ -340,8 +341,8 @@ static int has_arrays(const scaling_args *a, const scaling_args_call *call)
     v.coll = scaling_coll_v_form(a->coll);
     unsigned vectors = scaling_coll_get(v.coll)->vectors;
     return !scaling_args_has_vectors(&v) ||
-           (call->counts_a && (!(vectors & SCALING_VEC_A_DISPLS) || call->displs_a) &&
-            (!(vectors & SCALING_VEC_B) || (call->counts_b && call->displs_b)));
+           (call->counts_a && (!(vectors & SCALING_COLL_VEC_A_DISPLS) || call->displs_a) &&
+            (!(vectors & SCALING_COLL_VEC_B) || (call->counts_b && call->displs_b)));
 }
 
 int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
@@ -351,9 +352,9 @@ int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const
 {
     if (!plan || !call || !pack || !npack || !unpack || !nunpack || r >= plan->rounds ||
         scaling_args_validate(a) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (!has_arrays(a, call))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     const scaling_coll_info *info = scaling_coll_get(a->coll);
     round_ctx x = {.plan = plan,
                    .a = a,
@@ -366,16 +367,16 @@ int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const
     call->root = a->root;
     call->send_stride = call->recv_stride = 0;
     call->v_form = 0;
-    if (!info->irregular && info->gbuf == SCALING_GBUF_SNP) {
+    if (!info->irregular && info->gbuf == SCALING_COLL_GBUF_SNP) {
         regular_blocks(&x, call);
     } else if (info->irregular) {
         irregular(&x, true_a, true_b, call);
     } else { /* Bcast, Reduce, Allreduce: one contiguous slice */
         call->send_count = call->recv_count = cut(a->count, x.o, x.c);
-        call->send = a->in_place ? ref(SCALING_BUF_IN_PLACE, 0)
-                                 : ref(SCALING_BUF_USER_SEND, x.o * x.s);
-        call->recv = ref(SCALING_BUF_USER_RECV, x.o * x.s);
-        if (a->coll == SCALING_BCAST)
+        call->send = a->in_place ? ref(SCALING_ARGS_BUF_IN_PLACE, 0)
+                                 : ref(SCALING_ARGS_BUF_USER_SEND, x.o * x.s);
+        call->recv = ref(SCALING_ARGS_BUF_USER_RECV, x.o * x.s);
+        if (a->coll == SCALING_COLL_BCAST)
             call->send = call->recv;
     }
     *npack = x.npack;

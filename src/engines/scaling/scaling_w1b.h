@@ -48,8 +48,8 @@ typedef struct scaling_w1b_plan {
  * global buffer, P*c under INT_MAX and a staging buffer under p->max_stage_bytes, whether or not
  * this rank stages (a Gatherv non-root cannot know whether the root does, and the ranks must agree
  * on the chunk).
- * Returns 0, MG_EINVAL for bad arguments or n_global < 0, MG_ERANGE when not even one element per
- * message fits the bound or the staging limit (the report says so; nothing is planned).
+ * Returns 0, MG_ERROR_EINVAL for bad arguments or n_global < 0, MG_ERROR_ERANGE when not even one
+ * element per message fits the bound or the staging limit (the report says so; nothing is planned).
  * Thread-safe; no allocation. */
 int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, const scaling_args *a,
                           int64_t n_global, scaling_w1b_plan *out);
@@ -62,7 +62,8 @@ int scaling_w1b_plan_make(const scaling_bounds *b, const scaling_params *p, cons
  * Detector D (NULL: the application's are valid). A round is in place where the call is, except
  * Alltoall(v) and Reduce_scatter, whose staged send side makes their rounds in place on no rank.
  * Executing rounds 0..R-1 in order on every rank delivers exactly the bytes of the unbroken call,
- * in-place forms included. Returns 0, MG_EINVAL for bad arguments or r >= rounds. No allocation. */
+ * in-place forms included. Returns 0, MG_ERROR_EINVAL for bad arguments or r >= rounds. No
+ * allocation. */
 int scaling_w1b_round(const scaling_w1b_plan *plan, const scaling_args *a, const int64_t *true_a,
                       const int64_t *true_b, uint32_t r, scaling_args_call *call,
                       scaling_args_copy *pack, uint32_t *npack, scaling_args_copy *unpack,

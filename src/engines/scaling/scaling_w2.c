@@ -111,32 +111,32 @@ int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const i
                          const int64_t *true_b, scaling_w2_plan *out)
 {
     if (!b || !out || scaling_args_validate(a) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     const scaling_coll_info *info = scaling_coll_get(a->coll);
     if (!info->w2)
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     shape sh = {0, 0, {INT64_MAX, INT64_MAX}, {INT64_MIN, INT64_MIN}};
     if (!info->irregular || !scaling_args_has_vectors(a)) {
         sh.m = (uint64_t)a->count;
         sh.max_count = a->count;
-    } else if (a->coll == SCALING_ALLTOALLV && a->in_place) {
+    } else if (a->coll == SCALING_COLL_ALLTOALLV && a->in_place) {
         add_vector(a, true_b, 1, &sh);
     } else {
         add_vector(a, true_a, 0, &sh);
-        if (info->vectors & SCALING_VEC_B)
+        if (info->vectors & SCALING_COLL_VEC_B)
             add_vector(a, true_b, 1, &sh);
     }
     /* Bounds the divisor search to 2^20 trials (a few ms, against the seconds of a call moving
      * that many elements); a larger count is W1-B's. */
     if (sh.m >= W2_MAX_DIVIDEND)
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     /* A buffer is moved only where no k serves without: the paper's W2 first. */
     uint64_t k = sh.m < 2 ? 0 : smallest_k(b, a, &sh, 0);
     int shifted = k == 0 && sh.m >= 1 && sh.lo[0] >= 0 && sh.lo[1] >= 0;
     if (shifted)
         k = smallest_k(b, a, &sh, 1);
     if (k == 0)
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     out->k = k;
     out->elem_size = a->type_size * k;
     for (int v = 0; v < 2; v++)
@@ -151,7 +151,7 @@ static scaling_args_ref ref(scaling_args_buf buf)
 }
 
 /* Divides one vector by k into the call's arrays, its displacements taken from the buffer moved by
- * shift elements; MG_ERANGE when k does not divide it or a value does not fit. */
+ * shift elements; MG_ERROR_ERANGE when k does not divide it or a value does not fit. */
 static int divide_vector(const scaling_args *a, const int64_t *t, int which, uint64_t k,
                          int64_t shift, int *counts, int *displs)
 {
@@ -162,7 +162,7 @@ static int divide_vector(const scaling_args *a, const int64_t *t, int which, uin
         int64_t moved = c == 0 ? 0 : d - shift;
         if (c < 0 || d < 0 || (uint64_t)c % k != 0 || moved % kk != 0 || c / kk > INT_MAX ||
             moved / kk > INT_MAX || moved / kk < INT_MIN)
-            return MG_ERANGE;
+            return MG_ERROR_ERANGE;
         counts[i] = (int)((uint64_t)c / k);
         displs[i] = (int)(moved / kk);
     }
@@ -172,8 +172,8 @@ static int divide_vector(const scaling_args *a, const int64_t *t, int which, uin
 /* The buffer vector which describes: Scatterv's and Alltoallv's first vector is their send side. */
 static scaling_args_ref *side_of(scaling_args_call *call, scaling_coll c, int which)
 {
-    return which == 0 && (c == SCALING_SCATTERV || c == SCALING_ALLTOALLV) ? &call->send
-                                                                           : &call->recv;
+    return which == 0 && (c == SCALING_COLL_SCATTERV || c == SCALING_COLL_ALLTOALLV) ? &call->send
+                                                                                     : &call->recv;
 }
 
 int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const int64_t *true_a,
@@ -181,35 +181,35 @@ int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const in
 {
     if (!plan || !call || plan->k < 1 || (plan->k == 1 && !plan->shift[0] && !plan->shift[1]) ||
         scaling_args_validate(a) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     const scaling_coll_info *info = scaling_coll_get(a->coll);
     if (!info->w2)
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     int vec = scaling_args_has_vectors(a);
     if (vec && (!call->counts_a || !call->displs_a ||
-                ((info->vectors & SCALING_VEC_B) && (!call->counts_b || !call->displs_b))))
-        return MG_EINVAL;
+                ((info->vectors & SCALING_COLL_VEC_B) && (!call->counts_b || !call->displs_b))))
+        return MG_ERROR_EINVAL;
     uint64_t k = plan->k;
-    int64_t own = vec && a->coll != SCALING_ALLTOALLV ? scaling_args_count(a, 0, a->rank)
-                                                      : a->count;
-    if (a->coll != SCALING_ALLTOALLV && ((uint64_t)own % k != 0 || own / (int64_t)k > INT_MAX))
-        return MG_ERANGE;
+    int64_t own = vec && a->coll != SCALING_COLL_ALLTOALLV ? scaling_args_count(a, 0, a->rank)
+                                                           : a->count;
+    if (a->coll != SCALING_COLL_ALLTOALLV && ((uint64_t)own % k != 0 || own / (int64_t)k > INT_MAX))
+        return MG_ERROR_ERANGE;
     call->elem_size = plan->elem_size;
     call->root = a->root;
     call->send_count = call->recv_count = (int)((uint64_t)own / k);
-    call->send = ref(SCALING_BUF_USER_SEND);
-    call->recv = ref(SCALING_BUF_USER_RECV);
-    if (a->in_place && (a->coll == SCALING_SCATTER || a->coll == SCALING_SCATTERV))
-        call->recv = ref(SCALING_BUF_IN_PLACE);
+    call->send = ref(SCALING_ARGS_BUF_USER_SEND);
+    call->recv = ref(SCALING_ARGS_BUF_USER_RECV);
+    if (a->in_place && (a->coll == SCALING_COLL_SCATTER || a->coll == SCALING_COLL_SCATTERV))
+        call->recv = ref(SCALING_ARGS_BUF_IN_PLACE);
     else if (a->in_place)
-        call->send = ref(SCALING_BUF_IN_PLACE);
-    if (a->coll == SCALING_BCAST)
+        call->send = ref(SCALING_ARGS_BUF_IN_PLACE);
+    if (a->coll == SCALING_COLL_BCAST)
         call->send = call->recv;
     if (!vec)
         return 0;
     for (int v = 0; v < 2; v++)
         side_of(call, a->coll, v)->off += plan->shift[v] * (int64_t)a->type_size;
-    if (a->coll == SCALING_ALLTOALLV) {
+    if (a->coll == SCALING_COLL_ALLTOALLV) {
         int rc = divide_vector(a, true_b, 1, k, plan->shift[1], call->counts_b, call->displs_b);
         if (rc || a->in_place)
             return rc;

@@ -28,17 +28,18 @@ typedef struct scaling_w2_plan {
  * or every rank with the root's k when the ranks agree; each Alltoallv rank its own;
  * scaling_w2_call checks k against the rank's vectors). A large-count call's count past INT_MAX is
  * served by a k that brings it into int (MPI-4's `_c` collective with the big type: BigMPI's way).
- * Returns 0; MG_EUNSUPPORTED for reductions, a count or a common divisor of 2^40 elements or more
- * (W1-B's case), no usable k (gcd 1 and a span too wide to shift, all counts zero, a negative
- * displacement of a large-count call); MG_EINVAL for bad arguments. No allocation; at most 2^20
- * divisor trials (sqrt(INT_MAX) for an int call). */
+ * Returns 0; MG_ERROR_EUNSUPPORTED for reductions, a count or a common divisor of 2^40 elements or
+ * more (W1-B's case), no usable k (gcd 1 and a span too wide to shift, all counts zero, a negative
+ * displacement of a large-count call); MG_ERROR_EINVAL for bad arguments. No allocation; at most
+ * 2^20 divisor trials (sqrt(INT_MAX) for an int call). */
 int scaling_w2_plan_make(const scaling_bounds *b, const scaling_args *a, const int64_t *true_a,
                          const int64_t *true_b, scaling_w2_plan *out);
 
 /* This rank's call with the big type of plan (vectors into the caller's arrays of P ints; a rank
- * with a zero count gets displacement 0). Returns 0; MG_ERANGE when plan->k does not divide one of
- * this rank's counts or displacements (a type size that does not divide the message: reported,
- * never rounded) or a value does not fit; MG_EINVAL for bad arguments. No allocation. */
+ * with a zero count gets displacement 0). Returns 0; MG_ERROR_ERANGE when plan->k does not divide
+ * one of this rank's counts or displacements (a type size that does not divide the message:
+ * reported, never rounded) or a value does not fit; MG_ERROR_EINVAL for bad arguments. No
+ * allocation. */
 int scaling_w2_call(const scaling_w2_plan *plan, const scaling_args *a, const int64_t *true_a,
                     const int64_t *true_b, scaling_args_call *call);
 

@@ -14,7 +14,8 @@
  * counts_b/displs_b; the displacements are true_a/true_b where given (Detector D recovered them),
  * else the application's. Nothing is written on a rank without vectors (its scalar count is
  * a->count) or for a vector the collective lacks (Reduce_scatter has no displacements; an in-place
- * Alltoallv no send vector). Returns 0, or MG_EINVAL for bad arguments or a missing output array.
+ * Alltoallv no send vector). Returns 0, or MG_ERROR_EINVAL for bad arguments or a missing output
+ * array.
  */
 int scaling_w3_vectors(const scaling_args *a, const int64_t *true_a, const int64_t *true_b,
                        int64_t *counts_a, int64_t *displs_a, int64_t *counts_b, int64_t *displs_b);

@@ -29,7 +29,7 @@ static int node_arrays(const cfg_graph *g, uint32_t **d, uint32_t **queue)
     if (!*d || !*queue) {
         free(*d);
         free(*queue);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (uint32_t i = 0; i < g->nnodes; i++)
         (*d)[i] = UINT32_MAX;
@@ -57,10 +57,10 @@ static uint32_t arm_min(const cfg_graph *g, const uint32_t *d, uint32_t arm)
 int cfg_distance_to_uncovered(const cfg_graph *g, const coverage_set *cov, uint32_t *dist, size_t n)
 {
     if (!g || !cov || !dist || !g->succ_at || n < 2 * (size_t)g->nbranches)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     uint32_t *d, *queue, nq = 0;
     if (node_arrays(g, &d, &queue))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     /* Backward from every node holding a branch with an uncovered arm: d[node] is then the
      * hops from node to the nearest such branch. */
     for (uint32_t b = 0; b < g->nbranches; b++)
@@ -83,10 +83,10 @@ int cfg_distance_to_uncovered(const cfg_graph *g, const coverage_set *cov, uint3
 int cfg_distance_from_arm(const cfg_graph *g, uint32_t arm, uint32_t *hops)
 {
     if (!g || !hops || !g->succ_at || arm / 2 >= g->nbranches)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     uint32_t *d, *queue, nq = 0;
     if (node_arrays(g, &d, &queue))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (uint32_t k = g->arm_at[arm]; k < g->arm_at[arm + 1]; k++)
         seed(d, queue, &nq, g->arm_to[k]);
     bfs(g, 0, d, queue, nq);

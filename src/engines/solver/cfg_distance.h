@@ -17,14 +17,15 @@
  * 2 * g->nbranches; entries past that are UINT32_MAX) is 0 for an uncovered arm; for a covered
  * one, the edges from taking it up to and including taking the nearest uncovered arm
  * (1 + the hops from the arm's target to that arm's branch); UINT32_MAX when no uncovered arm is
- * reachable. Recompute whenever coverage grows. MG_EINVAL (NULL, n too small, g not indexed),
- * MG_ENOMEM (dist unchanged). */
+ * reachable. Recompute whenever coverage grows. MG_ERROR_EINVAL (NULL, n too small, g not indexed),
+ * MG_ERROR_ENOMEM (dist unchanged). */
 int cfg_distance_to_uncovered(const cfg_graph *g, const coverage_set *cov, uint32_t *dist,
                               size_t n);
 
 /* The static pairwise table, one row: hops[b] (b < g->nbranches) is the number of edges from
  * the node(s) taking `arm` leads to, to branch b's node (0 when the arm leads straight to it);
- * UINT32_MAX when unreachable. MG_EINVAL (arm out of range, g not indexed), MG_ENOMEM. */
+ * UINT32_MAX when unreachable. MG_ERROR_EINVAL (arm out of range, g not indexed), MG_ERROR_ENOMEM.
+ */
 int cfg_distance_from_arm(const cfg_graph *g, uint32_t arm, uint32_t *hops);
 
 #endif

@@ -11,10 +11,10 @@ int cfg_graph_create(cfg_graph *g, uint64_t build_id, uint32_t nnodes, uint32_t 
 {
     memset(g, 0, sizeof *g);
     if (nnodes > CFG_GRAPH_MAX_NODES || nbranches > CFG_GRAPH_MAX_BRANCHES)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     g->branch_node = malloc(((size_t)nbranches + 1) * sizeof *g->branch_node);
     if (!g->branch_node)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (uint32_t b = 0; b < nbranches; b++)
         g->branch_node[b] = UINT32_MAX;
     g->build_id = build_id;
@@ -26,7 +26,7 @@ int cfg_graph_create(cfg_graph *g, uint64_t build_id, uint32_t nnodes, uint32_t 
 int cfg_graph_set_branch(cfg_graph *g, uint32_t branch, uint32_t node)
 {
     if (branch >= g->nbranches || node >= g->nnodes)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     g->branch_node[branch] = node;
     return 0;
 }
@@ -34,7 +34,7 @@ int cfg_graph_set_branch(cfg_graph *g, uint32_t branch, uint32_t node)
 static int append(cfg_graph_pair **v, uint32_t *n, size_t *cap, uint32_t a, uint32_t b)
 {
     if (*n == UINT32_MAX)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     int rc = mg_array_reserve((void **)v, cap, (size_t)*n + 1, sizeof **v);
     if (rc != 0)
         return rc;
@@ -45,14 +45,14 @@ static int append(cfg_graph_pair **v, uint32_t *n, size_t *cap, uint32_t a, uint
 int cfg_graph_add_edge(cfg_graph *g, uint32_t from, uint32_t to)
 {
     if (from >= g->nnodes || to >= g->nnodes)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     return append(&g->edges, &g->nedges, &g->edges_cap, from, to);
 }
 
 int cfg_graph_add_target(cfg_graph *g, uint32_t arm, uint32_t node)
 {
     if (arm / 2 >= g->nbranches || node >= g->nnodes)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     return append(&g->targets, &g->ntargets, &g->targets_cap, arm, node);
 }
 
@@ -87,7 +87,7 @@ static int rows(const cfg_graph_pair *v, uint32_t n, uint32_t nkeys, int flip, u
     if (!at || !to) {
         free(at);
         free(to);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (uint32_t i = 0; i < n; i++)
         at[(flip ? v[i].b : v[i].a) + 2]++;
@@ -116,7 +116,7 @@ int cfg_graph_index(cfg_graph *g)
     drop_index(g);
     for (uint32_t b = 0; b < g->nbranches; b++)
         if (g->branch_node[b] == UINT32_MAX)
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
     g->nedges = sort_unique(g->edges, g->nedges);
     g->ntargets = sort_unique(g->targets, g->ntargets);
     int rc = rows(g->edges, g->nedges, g->nnodes, 0, &g->succ_at, &g->succ);
@@ -126,7 +126,7 @@ int cfg_graph_index(cfg_graph *g)
         rc = rows(g->targets, g->ntargets, 2 * g->nbranches, 0, &g->arm_at, &g->arm_to);
     for (uint32_t a = 0; !rc && a < 2 * g->nbranches; a++)
         if (g->arm_at[a] == g->arm_at[a + 1])
-            rc = MG_EFORMAT;
+            rc = MG_ERROR_EFORMAT;
     if (rc)
         drop_index(g);
     return rc;

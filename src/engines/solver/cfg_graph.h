@@ -38,19 +38,20 @@ typedef struct cfg_graph {
     uint32_t *succ_at, *succ, *pred_at, *pred, *arm_at, *arm_to;
 } cfg_graph;
 
-/* An empty graph of nnodes nodes and nbranches branches (no branch placed yet). MG_EINVAL past
- * the limits, MG_ENOMEM (g is then empty: cfg_graph_free is still safe). */
+/* An empty graph of nnodes nodes and nbranches branches (no branch placed yet). MG_ERROR_EINVAL
+ * past the limits, MG_ERROR_ENOMEM (g is then empty: cfg_graph_free is still safe). */
 int cfg_graph_create(cfg_graph *g, uint64_t build_id, uint32_t nnodes, uint32_t nbranches);
-/* Places branch at node. MG_EINVAL for an id out of range. */
+/* Places branch at node. MG_ERROR_EINVAL for an id out of range. */
 int cfg_graph_set_branch(cfg_graph *g, uint32_t branch, uint32_t node);
-/* Adds the edge from -> to (duplicates are merged by cfg_graph_index). MG_EINVAL, MG_ENOMEM (the
- * graph is unchanged). */
+/* Adds the edge from -> to (duplicates are merged by cfg_graph_index). MG_ERROR_EINVAL,
+ * MG_ERROR_ENOMEM (the graph is unchanged). */
 int cfg_graph_add_edge(cfg_graph *g, uint32_t from, uint32_t to);
-/* Adds node to the targets of arm (coverage_arm(branch, taken)). MG_EINVAL, MG_ENOMEM. */
+/* Adds node to the targets of arm (coverage_arm(branch, taken)). MG_ERROR_EINVAL, MG_ERROR_ENOMEM.
+ */
 int cfg_graph_add_target(cfg_graph *g, uint32_t arm, uint32_t node);
-/* Sorts and merges the edges and targets and builds the adjacency. MG_EFORMAT when a branch has
- * no node or an arm has no target (the graph does not describe the branch table), MG_ENOMEM
- * (the graph keeps its lists and may be indexed again). */
+/* Sorts and merges the edges and targets and builds the adjacency. MG_ERROR_EFORMAT when a branch
+ * has no node or an arm has no target (the graph does not describe the branch table),
+ * MG_ERROR_ENOMEM (the graph keeps its lists and may be indexed again). */
 int cfg_graph_index(cfg_graph *g);
 /* Frees every array; a zeroed or freed graph may be freed again. */
 void cfg_graph_free(cfg_graph *g);

@@ -21,7 +21,7 @@
 int cfg_graph_text_format(const cfg_graph *g, char **out, size_t *len)
 {
     if (!g || !out || !len || !g->succ_at)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     text_codec_buf t = {0};
     text_codec_buf_printf(&t, "mpiguard-cfg %d\nbuild_id %016" PRIx64 "\n", CFG_GRAPH_TEXT_VERSION,
                           g->build_id);
@@ -54,13 +54,13 @@ static int parse_counts(text_codec_cursor *c, cfg_graph *g, uint32_t *nedges, ui
     text_codec_cursor_word(c, "targets");
     *ntargets = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
     if (c->bad)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     if (nnodes > CFG_GRAPH_MAX_NODES || nbranches > CFG_GRAPH_MAX_BRANCHES)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     return cfg_graph_create(g, id, (uint32_t)nnodes, (uint32_t)nbranches);
 }
 
-/* n lines "tag X Y", each added with add (whose MG_EINVAL means an id out of range). */
+/* n lines "tag X Y", each added with add (whose MG_ERROR_EINVAL means an id out of range). */
 static int parse_lines(text_codec_cursor *c, cfg_graph *g, const char *tag, uint32_t n,
                        int (*add)(cfg_graph *, uint32_t, uint32_t))
 {
@@ -69,10 +69,10 @@ static int parse_lines(text_codec_cursor *c, cfg_graph *g, const char *tag, uint
         uint32_t x = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX - 1);
         uint32_t y = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX - 1);
         if (c->bad)
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         int rc = add(g, x, y);
         if (rc)
-            return rc == MG_EINVAL ? MG_EFORMAT : rc;
+            return rc == MG_ERROR_EINVAL ? MG_ERROR_EFORMAT : rc;
     }
     return 0;
 }
@@ -85,7 +85,7 @@ static int parse_branches(text_codec_cursor *c, cfg_graph *g)
         uint64_t id = text_codec_cursor_number(c, 10, UINT32_MAX);
         uint64_t node = text_codec_cursor_number(c, 10, UINT32_MAX);
         if (c->bad || id != b || cfg_graph_set_branch(g, b, (uint32_t)node))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
     }
     return 0;
 }
@@ -93,10 +93,10 @@ static int parse_branches(text_codec_cursor *c, cfg_graph *g)
 int cfg_graph_text_parse(const char *text, size_t len, cfg_graph *out)
 {
     if (!out)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     memset(out, 0, sizeof *out);
     if (!text && len)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     text_codec_cursor c = {text, text + len, 0};
     uint32_t nedges = 0, ntargets = 0;
     int rc = parse_counts(&c, out, &nedges, &ntargets);
@@ -108,12 +108,12 @@ int cfg_graph_text_parse(const char *text, size_t len, cfg_graph *out)
         rc = parse_lines(&c, out, "t", ntargets, cfg_graph_add_target);
     if (!rc) {
         text_codec_cursor_word(&c, "end");
-        rc = text_codec_cursor_done(&c) ? 0 : MG_EFORMAT;
+        rc = text_codec_cursor_done(&c) ? 0 : MG_ERROR_EFORMAT;
     }
     if (!rc)
         rc = cfg_graph_index(out);
     if (!rc && (out->nedges != nedges || out->ntargets != ntargets))
-        rc = MG_EFORMAT; /* repeated lines: not a file cfg_graph_text_format wrote */
+        rc = MG_ERROR_EFORMAT; /* repeated lines: not a file cfg_graph_text_format wrote */
     if (rc)
         cfg_graph_free(out);
     return rc;

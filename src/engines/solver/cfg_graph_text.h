@@ -11,13 +11,13 @@
 #define CFG_GRAPH_TEXT_VERSION 1
 
 /* Formats an indexed graph; *out is malloc'd and NUL-terminated (*len excludes the NUL), owned
- * by the caller. MG_EINVAL for a graph that is not indexed, MG_ENOMEM. */
+ * by the caller. MG_ERROR_EINVAL for a graph that is not indexed, MG_ERROR_ENOMEM. */
 int cfg_graph_text_format(const cfg_graph *g, char **out, size_t *len);
 
-/* Parses text[0..len) into *out and indexes it. MG_EVERSION for another format version,
- * MG_EFORMAT for anything malformed (a count that does not match, an id out of range, a branch
- * without a node, an arm without a target, trailing bytes), MG_ERANGE past the limits of
- * cfg_graph.h, MG_ENOMEM. On failure *out is empty. */
+/* Parses text[0..len) into *out and indexes it. MG_ERROR_EVERSION for another format version,
+ * MG_ERROR_EFORMAT for anything malformed (a count that does not match, an id out of range, a
+ * branch without a node, an arm without a target, trailing bytes), MG_ERROR_ERANGE past the limits
+ * of cfg_graph.h, MG_ERROR_ENOMEM. On failure *out is empty. */
 int cfg_graph_text_parse(const char *text, size_t len, cfg_graph *out);
 
 #endif

@@ -31,7 +31,7 @@ static int merge_sorted(coverage_set *cs, const uint32_t *add, size_t n)
 {
     uint32_t *m = malloc((cs->n + n) * sizeof *m);
     if (!m)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     size_t i = 0, j = 0, k = 0;
     while (i < cs->n || j < n) {
         uint32_t v;
@@ -55,7 +55,7 @@ int coverage_set_add(coverage_set *cs, const uint32_t *arms, size_t n)
         return 0;
     uint32_t *sorted = malloc(n * sizeof *sorted);
     if (!sorted)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     memcpy(sorted, arms, n * sizeof *sorted);
     qsort(sorted, n, sizeof *sorted, cmp_u32);
     int rc = merge_sorted(cs, sorted, n);

@@ -26,11 +26,11 @@ static int grow(focus_frontier *f, uint32_t rank)
     size_t n = (size_t)rank + 1;
     coverage_set *a = realloc(f->reached, n * sizeof *a);
     if (!a)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     f->reached = a;
     coverage_set *b = realloc(f->examined, n * sizeof *b);
     if (!b)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     f->examined = b;
     for (uint32_t r = f->nranks; r < n; r++) {
         coverage_set_init(&f->reached[r]);
@@ -44,7 +44,7 @@ int focus_frontier_observe(focus_frontier *f, uint32_t rank, const coverage_set 
                            int was_focus)
 {
     if (rank == UINT32_MAX)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     int rc = grow(f, rank);
     if (!rc)
         rc = coverage_set_merge(&f->reached[rank], arms);

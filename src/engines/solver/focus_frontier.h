@@ -22,8 +22,8 @@ typedef struct focus_frontier {
 void focus_frontier_free(focus_frontier *f);
 
 /* Records the arms rank covered in one run; was_focus: it ran the heavy build (its branches are
- * in the path the search has). MG_ENOMEM leaves the record of that rank partly merged (a set is
- * never damaged: each merge is all or nothing). */
+ * in the path the search has). MG_ERROR_ENOMEM leaves the record of that rank partly merged (a set
+ * is never damaged: each merge is all or nothing). */
 int focus_frontier_observe(focus_frontier *f, uint32_t rank, const coverage_set *arms,
                            int was_focus);
 

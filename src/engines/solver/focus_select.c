@@ -23,7 +23,7 @@ static int new_np(const sym_var *vars, uint32_t nvars, const int64_t *values, ui
         if (vars[i].kind != SYM_VAR_SIZE_WORLD)
             continue;
         if (values[i] < 1 || values[i] > (int64_t)UINT32_MAX)
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         *np = (uint32_t)values[i];
         return 0;
     }
@@ -46,7 +46,7 @@ static int new_focus(const sym_var *vars, uint32_t nvars, const sym_var_comm *co
         if (vars[i].kind == SYM_VAR_RANK_COMM && from_comm < 0) {
             const sym_var_comm *c = &comms[vars[i].comm];
             if (values[i] < 0 || values[i] >= (int64_t)c->size)
-                return MG_ERANGE;
+                return MG_ERROR_ERANGE;
             from_comm = c->global[values[i]];
         }
     }
@@ -60,10 +60,10 @@ int focus_select(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms,
                  int *solved)
 {
     if ((!vars && nvars) || (!values && nvars) || !prev || !next)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     for (uint32_t i = 0; i < nvars; i++)
         if (vars[i].kind == SYM_VAR_RANK_COMM && (!comms || vars[i].comm >= ncomms))
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
     uint32_t np;
     int64_t focus;
     int named = 0;

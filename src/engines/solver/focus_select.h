@@ -26,8 +26,8 @@ typedef struct focus_select_setup {
  *    in that communicator when the focus is a member (left as solved otherwise).
  * *solved (may be NULL) receives 1 when a changed rank variable named the focus, 0 when the
  * focus is prev's or the fallback 0: the solution leaves it free (focus_frontier.h).
- * MG_EINVAL for NULL arguments, a communicator rank whose comm index is past ncomms, or a new
- * world size outside [1, UINT32_MAX]; MG_ERANGE when a changed communicator rank is past its
+ * MG_ERROR_EINVAL for NULL arguments, a communicator rank whose comm index is past ncomms, or a new
+ * world size outside [1, UINT32_MAX]; MG_ERROR_ERANGE when a changed communicator rank is past its
  * map (values are then unchanged). */
 int focus_select(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms, uint32_t ncomms,
                  const focus_select_setup *prev, int64_t *values, focus_select_setup *next,

@@ -23,8 +23,8 @@ int mpi_semantics_world_kind(int kind);
 
 /* Appends the constraints of one non-world variable entering a query: its kind's domain (bounds
  * that are the full int64 range are omitted), its cap, and for a communicator rank
- * 0 <= y < size of that communicator (a concrete value, as in §2.3.2). MG_EINVAL for a var id
- * past nvars, a world-group var, or a comm index past ncomms; MG_ENOMEM (l keeps what was
+ * 0 <= y < size of that communicator (a concrete value, as in §2.3.2). MG_ERROR_EINVAL for a var id
+ * past nvars, a world-group var, or a comm index past ncomms; MG_ERROR_ENOMEM (l keeps what was
  * appended before the failure). */
 int mpi_semantics_var(const sym_var *vars, uint32_t nvars, const sym_var_comm *comms,
                       uint32_t ncomms, uint32_t var, const mpi_semantics_params *p,
@@ -33,8 +33,8 @@ int mpi_semantics_var(const sym_var *vars, uint32_t nvars, const sym_var_comm *c
 /* Appends the world block once for all world-group variables: every world rank equal to the
  * first (x0 = xi), every world size equal to the first (z0 = zi), 0 <= x0 < z0,
  * 1 <= z0 <= max_np, and each communicator size c with 1 <= c <= z0 (or max_np when no world
- * size is marked). Caps of these variables apply too. MG_EINVAL for NULL or max_np < 1;
- * MG_ENOMEM. */
+ * size is marked). Caps of these variables apply too. MG_ERROR_EINVAL for NULL or max_np < 1;
+ * MG_ERROR_ENOMEM. */
 int mpi_semantics_world(const sym_var *vars, uint32_t nvars, const mpi_semantics_params *p,
                         sym_expr_pred_list *l);
 

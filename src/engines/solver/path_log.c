@@ -97,7 +97,7 @@ static int finish(wbuf *w, size_t start, size_t *len)
         w->len += FRAME_TAIL;
     }
     *len = w->len;
-    return w->len > w->cap ? MG_EFULL : 0;
+    return w->len > w->cap ? MG_ERROR_EFULL : 0;
 }
 
 static int bad_out(const uint8_t *out, size_t cap, const size_t *len, const void *item)
@@ -108,7 +108,7 @@ static int bad_out(const uint8_t *out, size_t cap, const size_t *len, const void
 int path_log_put_header(uint8_t *out, size_t cap, size_t *len, const path_log_header *h)
 {
     if (bad_out(out, cap, len, h) || (h->kind != PATH_LOG_HEAVY && h->kind != PATH_LOG_LIGHT))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     wbuf w = {out, cap, 0};
     put_bytes(&w, magic, sizeof magic);
     put_le(&w, PATH_LOG_VERSION, 2);
@@ -124,7 +124,7 @@ int path_log_put_header(uint8_t *out, size_t cap, size_t *len, const path_log_he
 int path_log_put_var(uint8_t *out, size_t cap, size_t *len, const sym_var *v)
 {
     if (bad_out(out, cap, len, v) || sym_var_check(v) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     wbuf w = {out, cap, 0};
     put_frame_head(&w, REC_VAR, VAR_PAYLOAD);
     put_le(&w, v->id, 4);
@@ -142,7 +142,7 @@ int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_var_comm 
 {
     if (bad_out(out, cap, len, c) || c->size == 0 || !c->global ||
         c->size > (UINT32_MAX - COMM_FIXED) / 4)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     wbuf w = {out, cap, 0};
     put_frame_head(&w, REC_COMM, COMM_FIXED + (size_t)c->size * 4);
     put_le(&w, c->index, 4);
@@ -155,16 +155,16 @@ int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_var_comm 
 static int pred_encodable(const sym_expr_pred *p)
 {
     unsigned wd = p->width;
-    return p->op < SYM_OP_END && p->is_unsigned <= 1 &&
+    return p->op < SYM_EXPR_OP_END && p->is_unsigned <= 1 &&
            (wd == 0 || wd == 8 || wd == 16 || wd == 32 || wd == 64) &&
            p->lhs.nterms <= UINT32_MAX / 64 && p->rhs.nterms <= UINT32_MAX / 64;
 }
 
 int path_log_put_branch(uint8_t *out, size_t cap, size_t *len, const path_log_branch *b)
 {
-    if (bad_out(out, cap, len, b) || b->branch_id > COVERAGE_MAX_BRANCH || b->taken > 1 ||
+    if (bad_out(out, cap, len, b) || b->branch_id > COVERAGE_SET_MAX_BRANCH || b->taken > 1 ||
         !pred_encodable(&b->pred))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     wbuf w = {out, cap, 0};
     put_frame_head(&w, REC_BRANCH,
                    BRANCH_FIXED + expr_bytes(&b->pred.lhs) + expr_bytes(&b->pred.rhs));
@@ -181,7 +181,7 @@ int path_log_put_branch(uint8_t *out, size_t cap, size_t *len, const path_log_br
 int path_log_put_cover(uint8_t *out, size_t cap, size_t *len, const uint32_t *arms, uint32_t n)
 {
     if (bad_out(out, cap, len, arms) || n > (UINT32_MAX - 4) / 4)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     wbuf w = {out, cap, 0};
     put_frame_head(&w, REC_COVER, 4 + (size_t)n * 4);
     put_le(&w, n, 4);
@@ -193,7 +193,7 @@ int path_log_put_cover(uint8_t *out, size_t cap, size_t *len, const uint32_t *ar
 int path_log_put_time(uint8_t *out, size_t cap, size_t *len, uint8_t event, uint64_t ns)
 {
     if ((!out && cap) || !len || (event != PATH_LOG_STARTED && event != PATH_LOG_ENDED) || !ns)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     wbuf w = {out, cap, 0};
     put_frame_head(&w, REC_TIME, TIME_PAYLOAD);
     put_le(&w, event, 1);
@@ -228,7 +228,7 @@ static uint64_t get_le(rbuf *r, unsigned bytes)
 /* A record is well-formed only if its fields consumed the payload exactly. */
 static int payload_done(const rbuf *r)
 {
-    return !r->short_read && r->pos == r->len ? 0 : MG_EFORMAT;
+    return !r->short_read && r->pos == r->len ? 0 : MG_ERROR_EFORMAT;
 }
 
 /* Grows a dynamic array holding n elements when n reaches its capacity (4, 8, 16, ...). */
@@ -239,7 +239,7 @@ static int grow(void **arr, uint32_t n, size_t elem)
     size_t cap = n ? (size_t)n * 2 : 4;
     void *p = realloc(*arr, cap * elem);
     if (!p)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     *arr = p;
     return 0;
 }
@@ -256,13 +256,13 @@ static int decode_var(rbuf *r, path_log *log, const path_log_limits *lim)
     v.comm = (uint32_t)get_le(r, 4);
     v.value = (int64_t)get_le(r, 8);
     if (payload_done(r) != 0 || reserved != 0 || v.id != log->nvars || sym_var_check(&v) != 0)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     if (v.comm != SYM_VAR_NO_COMM && v.comm >= log->ncomms)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     if (log->nvars >= lim->max_vars)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     if (grow((void **)&log->vars, log->nvars, sizeof v) != 0)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     log->vars[log->nvars++] = v;
     return 0;
 }
@@ -274,22 +274,22 @@ static int decode_comm(rbuf *r, path_log *log, const path_log_limits *lim)
     c.size = (uint32_t)get_le(r, 4);
     if (r->short_read || c.index != log->ncomms || c.size == 0 ||
         r->len - r->pos != (size_t)c.size * 4)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     if (c.size > lim->max_comm_size || log->ncomms >= lim->max_vars)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     c.global = malloc((size_t)c.size * sizeof *c.global);
     if (!c.global)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (uint32_t i = 0; i < c.size; i++) {
         c.global[i] = (uint32_t)get_le(r, 4);
         if (c.global[i] >= log->header.world_size) {
             free(c.global);
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         }
     }
     if (grow((void **)&log->comms, log->ncomms, sizeof c) != 0) {
         free(c.global);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     log->comms[log->ncomms++] = c;
     return 0;
@@ -301,28 +301,28 @@ static int decode_expr(rbuf *r, const path_log *log, const path_log_limits *lim,
     uint32_t n = (uint32_t)get_le(r, 4);
     int64_t constant = (int64_t)get_le(r, 8);
     if (r->short_read || (size_t)n * TERM_BYTES > r->len - r->pos)
-        return MG_EFORMAT;
-    if (num != SYM_NUM_I64 && num != SYM_NUM_F64)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
+    if (num != SYM_EXPR_NUM_I64 && num != SYM_EXPR_NUM_F64)
+        return MG_ERROR_EFORMAT;
     if (n > lim->max_terms)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     sym_expr_init_const(e, constant);
     e->num = num;
-    if (num == SYM_NUM_F64 && !isfinite(e->fconstant))
-        return MG_EFORMAT;
+    if (num == SYM_EXPR_NUM_F64 && !isfinite(e->fconstant))
+        return MG_ERROR_EFORMAT;
     if (n == 0)
         return 0;
     e->terms = malloc((size_t)n * sizeof *e->terms);
     if (!e->terms)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     e->nterms = n;
     for (uint32_t i = 0; i < n; i++) {
         e->terms[i].var = (uint32_t)get_le(r, 4);
         e->terms[i].coef = (int64_t)get_le(r, 8);
         if (e->terms[i].var >= log->nvars || e->terms[i].coef == 0 ||
-            (num == SYM_NUM_F64 && (e->terms[i].fcoef == 0 || !isfinite(e->terms[i].fcoef))) ||
+            (num == SYM_EXPR_NUM_F64 && (e->terms[i].fcoef == 0 || !isfinite(e->terms[i].fcoef))) ||
             (i > 0 && e->terms[i].var <= e->terms[i - 1].var))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
     }
     return 0;
 }
@@ -336,11 +336,11 @@ static int decode_branch(rbuf *r, path_log *log, const path_log_limits *lim)
     b.pred.op = (uint8_t)get_le(r, 1);
     b.pred.width = (uint8_t)get_le(r, 1);
     b.pred.is_unsigned = (uint8_t)get_le(r, 1);
-    if (r->short_read || log->header.kind != PATH_LOG_HEAVY || b.branch_id > COVERAGE_MAX_BRANCH ||
-        b.taken > 1 || !pred_encodable(&b.pred))
-        return MG_EFORMAT;
+    if (r->short_read || log->header.kind != PATH_LOG_HEAVY ||
+        b.branch_id > COVERAGE_SET_MAX_BRANCH || b.taken > 1 || !pred_encodable(&b.pred))
+        return MG_ERROR_EFORMAT;
     if (log->nbranches >= lim->max_branches)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     int rc = decode_expr(r, log, lim, &b.pred.lhs);
     if (rc == 0)
         rc = decode_expr(r, log, lim, &b.pred.rhs);
@@ -348,7 +348,7 @@ static int decode_branch(rbuf *r, path_log *log, const path_log_limits *lim)
         rc = payload_done(r);
     if (rc == 0 && (b.pred.lhs.num != b.pred.rhs.num ||
                     (sym_expr_pred_is_float(&b.pred) && (b.pred.width || b.pred.is_unsigned))))
-        rc = MG_EFORMAT;
+        rc = MG_ERROR_EFORMAT;
     if (rc == 0)
         rc = grow((void **)&log->branches, log->nbranches, sizeof b);
     if (rc != 0) {
@@ -363,12 +363,12 @@ static int decode_cover(rbuf *r, path_log *log)
 {
     uint32_t n = (uint32_t)get_le(r, 4);
     if (r->short_read || r->len - r->pos != (size_t)n * 4)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     if (n == 0)
         return 0;
     uint32_t *arms = malloc((size_t)n * sizeof *arms);
     if (!arms)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (uint32_t i = 0; i < n; i++)
         arms[i] = (uint32_t)get_le(r, 4);
     int rc = coverage_set_add(&log->cover, arms, n);
@@ -386,7 +386,7 @@ static int decode_time(rbuf *r, path_log *log)
                                                : NULL;
     if (payload_done(r) != 0 || log->header.version < 2 || !slot || *slot ||
         clock != PATH_LOG_CLOCK_MONOTONIC || reserved || !ns)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     *slot = ns;
     return 0;
 }
@@ -395,7 +395,7 @@ static int decode_header(const uint8_t *buf, size_t len, const path_log_expect *
                          path_log_header *h)
 {
     if (len < PATH_LOG_HEADER_BYTES || memcmp(buf, magic, sizeof magic) != 0)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     rbuf r = {buf, PATH_LOG_HEADER_BYTES, sizeof magic, 0};
     uint16_t version = (uint16_t)get_le(&r, 2);
     h->kind = (uint8_t)get_le(&r, 1);
@@ -406,17 +406,17 @@ static int decode_header(const uint8_t *buf, size_t len, const path_log_expect *
     h->world_size = (uint32_t)get_le(&r, 4);
     uint32_t crc = (uint32_t)get_le(&r, 4);
     if (crc != crc32_update(0, buf, PATH_LOG_HEADER_BYTES - FRAME_TAIL))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     /* The version is checked before anything else it governs. */
     if (version < PATH_LOG_OLDEST_VERSION || version > PATH_LOG_VERSION)
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     h->version = version;
     if (reserved != 0 || (h->kind != PATH_LOG_HEAVY && h->kind != PATH_LOG_LIGHT))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     if (h->build_id != expect->build_id)
-        return MG_EVERSION;
+        return MG_ERROR_EVERSION;
     if (expect->run_id != 0 && h->run_id != expect->run_id)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     return 0;
 }
 
@@ -434,7 +434,7 @@ static int decode_record(uint8_t type, rbuf *r, path_log *log, const path_log_li
     case REC_TIME:
         return decode_time(r, log);
     default:
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     }
 }
 
@@ -450,17 +450,17 @@ static int decode_body(const uint8_t *buf, size_t len, const path_log_limits *li
         rbuf hdr = {buf + pos + 1, 4, 0, 0};
         uint32_t plen = (uint32_t)get_le(&hdr, 4);
         if (plen > lim->max_record_bytes)
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         if (len - pos - FRAME_HEAD < (size_t)plen + FRAME_TAIL) {
             log->truncated = 1;
             return 0;
         }
         rbuf tail = {buf + pos + FRAME_HEAD + plen, FRAME_TAIL, 0, 0};
         if ((uint32_t)get_le(&tail, 4) != crc32_update(0, buf + pos, FRAME_HEAD + (size_t)plen))
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         rbuf r = {buf + pos + FRAME_HEAD, plen, 0, 0};
         if (log->header.kind == PATH_LOG_LIGHT && type != REC_COVER && type != REC_TIME)
-            return MG_EFORMAT;
+            return MG_ERROR_EFORMAT;
         int rc = decode_record(type, &r, log, lim);
         if (rc != 0)
             return rc;
@@ -473,11 +473,11 @@ int path_log_decode(const uint8_t *buf, size_t len, const path_log_expect *expec
                     const path_log_limits *lim, path_log *out)
 {
     if (!out)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     memset(out, 0, sizeof *out);
     coverage_set_init(&out->cover);
     if ((!buf && len) || !expect)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     path_log_limits defaults;
     if (!lim) {
         path_log_limits_default(&defaults);

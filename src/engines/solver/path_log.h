@@ -45,9 +45,10 @@ typedef struct path_log_branch {
 } path_log_branch;
 
 /* Encoders: each appends one record's bytes to out[0..cap) and sets *len to its size. If cap is
- * too small they return MG_EFULL with *len set to the size needed (out's content unspecified).
- * MG_EINVAL for a value the format cannot carry (bad kind, branch id past COVERAGE_MAX_BRANCH,
- * arm > 1, bad op or width). Pure functions: safe from any thread; they never allocate. */
+ * too small they return MG_ERROR_EFULL with *len set to the size needed (out's content
+ * unspecified). MG_ERROR_EINVAL for a value the format cannot carry (bad kind, branch id past
+ * COVERAGE_SET_MAX_BRANCH, arm > 1, bad op or width). Pure functions: safe from any thread; they
+ * never allocate. */
 int path_log_put_header(uint8_t *out, size_t cap, size_t *len, const path_log_header *h);
 int path_log_put_var(uint8_t *out, size_t cap, size_t *len, const sym_var *v);
 int path_log_put_comm(uint8_t *out, size_t cap, size_t *len, const sym_var_comm *c);
@@ -89,20 +90,20 @@ typedef struct path_log {
 } path_log;
 
 /* Decodes buf[0..len). A log cut at any byte after the header decodes to the prefix of its
- * complete records with truncated = 1. Returns MG_EFORMAT for a short or corrupt header, a bad
- * record checksum, an unknown record type, a record inconsistent with what precedes it
+ * complete records with truncated = 1. Returns MG_ERROR_EFORMAT for a short or corrupt header, a
+ * bad record checksum, an unknown record type, a record inconsistent with what precedes it
  * (undeclared variable or communicator, out-of-order ids, unsorted terms, a branch in a light
- * log, a repeated or unknown TIME event, a TIME record in a version 1 log); MG_EVERSION for a
+ * log, a repeated or unknown TIME event, a TIME record in a version 1 log); MG_ERROR_EVERSION for a
  * format version outside PATH_LOG_OLDEST_VERSION..PATH_LOG_VERSION or another build id;
- * MG_ESTATE for another run id; MG_EFORMAT too for a float expression with a NaN or infinite
- * number, or a comparison of a float and an integer side; MG_ERANGE past a limit (lim NULL:
- * defaults); MG_ENOMEM. On failure *out is left empty. */
+ * MG_ERROR_ESTATE for another run id; MG_ERROR_EFORMAT too for a float expression with a NaN or
+ * infinite number, or a comparison of a float and an integer side; MG_ERROR_ERANGE past a limit
+ * (lim NULL: defaults); MG_ERROR_ENOMEM. On failure *out is left empty. */
 int path_log_decode(const uint8_t *buf, size_t len, const path_log_expect *expect,
                     const path_log_limits *lim, path_log *out);
 /* Encodes a decoded log back into bytes that decode to the same log: the header, then the
  * communicators, the variables, the branches, the coverage and the times (the original interleaving
  * of records is not kept; nothing that depends on it is decoded). *out is malloc'd, owned by the
- * caller. MG_EINVAL for a log the format cannot carry, MG_ENOMEM. */
+ * caller. MG_ERROR_EINVAL for a log the format cannot carry, MG_ERROR_ENOMEM. */
 int path_log_encode(const path_log *log, uint8_t **out, size_t *len);
 /* Frees what a decode produced and leaves an empty log. NULL is ignored. */
 void path_log_free(path_log *log);

@@ -23,7 +23,7 @@ static int room(growing *g, size_t need)
     do {                                                                                           \
         size_t need_ = 0;                                                                          \
         rc = put(NULL, 0, &need_, __VA_ARGS__);                                                    \
-        if (rc == MG_EFULL)                                                                        \
+        if (rc == MG_ERROR_EFULL)                                                                  \
             rc = room((g), need_);                                                                 \
         if (rc == 0)                                                                               \
             rc = put((g)->p + (g)->len, need_, &need_, __VA_ARGS__);                               \
@@ -34,7 +34,7 @@ static int room(growing *g, size_t need)
 int path_log_encode(const path_log *log, uint8_t **out, size_t *len)
 {
     if (!log || !out || !len)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     growing g = {0};
     int rc;
     APPEND(&g, path_log_put_header, &log->header);
@@ -52,7 +52,7 @@ int path_log_encode(const path_log *log, uint8_t **out, size_t *len)
         APPEND(&g, path_log_put_time, PATH_LOG_ENDED, log->ended_ns);
     if (rc) {
         free(g.p);
-        return rc == MG_ENOMEM ? rc : MG_EINVAL;
+        return rc == MG_ERROR_ENOMEM ? rc : MG_ERROR_EINVAL;
     }
     *out = g.p;
     *len = g.len;

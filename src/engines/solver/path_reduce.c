@@ -23,7 +23,7 @@ static int alloc_table(path_reduce *pr, size_t cap)
         free(pr->state);
         pr->ids = NULL;
         pr->state = NULL;
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     pr->cap = cap;
     pr->used = 0;
@@ -33,7 +33,7 @@ static int alloc_table(path_reduce *pr, size_t cap)
 int path_reduce_init(path_reduce *pr, size_t expected)
 {
     if (!pr || expected > SIZE_MAX / 4)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     size_t cap = MIN_SLOTS;
     while (cap < expected * 2)
         cap *= 2;
@@ -64,7 +64,7 @@ static int rehash(path_reduce *pr)
     path_reduce old = *pr;
     if (alloc_table(pr, old.cap * 2) != 0) {
         *pr = old;
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     for (size_t i = 0; i < old.cap; i++) {
         if (old.state[i] == 0)
@@ -81,7 +81,7 @@ static int rehash(path_reduce *pr)
 int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, int *record)
 {
     if (!pr || !pr->ids || !record)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     uint8_t now = taken ? 2 : 1;
     size_t s = find(pr, branch_id);
     if (pr->state[s] != 0) {
@@ -92,7 +92,7 @@ int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, int *recor
     *record = 1;
     if ((pr->used + 1) * 2 > pr->cap) {
         if (rehash(pr) != 0)
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         s = find(pr, branch_id);
     }
     pr->ids[s] = branch_id;
@@ -104,7 +104,7 @@ int path_reduce_admit(path_reduce *pr, uint32_t branch_id, int taken, int *recor
 int path_reduce_apply(const path_log_branch *in, uint32_t n, uint32_t *keep, uint32_t *nkeep)
 {
     if ((!in && n) || (!keep && n) || !nkeep)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     path_reduce pr;
     int rc = path_reduce_init(&pr, n);
     if (rc != 0)

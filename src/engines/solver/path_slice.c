@@ -58,17 +58,17 @@ int path_slice(const sym_var *vars, uint32_t nvars, const path_log_branch *path,
                uint32_t target, uint32_t *out, uint32_t *nout)
 {
     if (!vars || !path || !nout || target >= n || (!out && target))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     for (uint32_t i = 0; i <= target; i++)
         if (!vars_valid(&path[i].pred.lhs, nvars) || !vars_valid(&path[i].pred.rhs, nvars))
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
     *nout = 0;
     uint32_t t;
     if (!first_var(&path[target].pred, &t))
         return 0;
     uint32_t *parent = malloc((size_t)nvars * sizeof *parent);
     if (!parent)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     uint32_t world = UINT32_MAX;
     for (uint32_t v = 0; v < nvars; v++) {
         parent[v] = v;

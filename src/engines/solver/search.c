@@ -22,10 +22,10 @@ void search_params_default(search_params *p)
 int search_create(const search_params *p, search_state **out)
 {
     if (!p || !out || p->kind < 0 || p->kind >= SEARCH_KIND_END || p->bound_round == 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     search_state *s = calloc(1, sizeof *s);
     if (!s)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     s->p = *p;
     if (p->kind == SEARCH_BOUNDED_DFS || p->kind == SEARCH_UNCOVERED_DFS)
         s->bound = p->fixed_bound;
@@ -79,7 +79,7 @@ static int make_level(search_internal_level *l, const search_step *path, uint32_
     l->tried = calloc(bytes, 1);
     if (!l->path || !l->tried) {
         free_level(l);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     if (n)
         memcpy(l->path, path, (size_t)n * sizeof *path);
@@ -116,9 +116,9 @@ static int folds(const search_state *s, const search_step *path, uint32_t n, uin
  * folded exit (so a snapshot keeps it): held until a choice after it makes no run for an
  * uncovered arm, then wanted, then spent once negated; with that, how many negations of a folded
  * exit in a row made the level without covering anything new (fold_note). After
- * SEARCH_FOLD_BARREN such lengthenings the exit is not held: a loop made longer trip by trip for
- * an arm that no trip count reaches (heat, 21 runs) has no end of its own under reduction, while
- * one that does reach its arm usually needs few (real_builds' `n == 7`: two from n = 5, the
+ * SEARCH_INTERNAL_FOLD_BARREN such lengthenings the exit is not held: a loop made longer trip by
+ * trip for an arm that no trip count reaches (heat, 21 runs) has no end of its own under reduction,
+ * while one that does reach its arm usually needs few (real_builds' `n == 7`: two from n = 5, the
  * first of them barren). */
 enum { FOLD_HELD, FOLD_WANTED, FOLD_SPENT };
 
@@ -172,14 +172,14 @@ static uint8_t fold_of_child(const search_state *s, uint32_t i, int covered_new)
     uint32_t f = folded_exit(s), barren = 0;
     if (f == i && !covered_new)
         barren = fold_barren(s->levels[s->depth - 1].tried[f]) + 1;
-    return barren < SEARCH_FOLD_BARREN ? fold_note(barren, FOLD_HELD) : 0;
+    return barren < SEARCH_INTERNAL_FOLD_BARREN ? fold_note(barren, FOLD_HELD) : 0;
 }
 
 int search_observe_run(search_state *s, const search_step *path, uint32_t n, int covered_new,
                        uint32_t *level)
 {
     if (!s || (!path && n))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     uint32_t keep = 0, start = 0;
     if (s->pending && s->p.kind == SEARCH_CFG && !covered_new) {
         /* CREST's CFG search: a run that reached nothing new is searched below, a few levels
@@ -380,7 +380,7 @@ static int next_cfg(search_state *s, const coverage_set *cov, const search_cfg *
 int search_choose(search_state *s, uint32_t level, uint32_t index)
 {
     if (!s || !is_dfs(s) || level >= s->depth || index >= s->levels[level].n)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     pop_to(s, level + 1);
     s->pending = 1;
     s->pending_index = index;
@@ -391,15 +391,15 @@ int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg,
                 search_choice *out)
 {
     if (!s || !out)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (!is_dfs(s) && !rng)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (s->p.kind == SEARCH_CFG && (!cov || !cfg || (!cfg->dist && cfg->n)))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (s->p.kind == SEARCH_UNCOVERED_DFS && !cov)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (s->runs == 0)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     memset(out, 0, sizeof *out);
     if (is_dfs(s))
         note_no_run(s, cov);

@@ -66,14 +66,14 @@ typedef struct search_choice {
 
 typedef struct search_state search_state;
 
-/* MG_EINVAL for an unknown kind or bound_round 0; MG_ENOMEM. */
+/* MG_ERROR_EINVAL for an unknown kind or bound_round 0; MG_ERROR_ENOMEM. */
 int search_create(const search_params *p, search_state **out);
 void search_destroy(search_state *s);
 
 /* Reports the path of the run that just finished (copied). After a choice it is the path that
  * choice produced (DFS continues below the negated constraint); otherwise (the first run, or a
- * run from fresh inputs) it restarts the search at this path. MG_ENOMEM leaves the state as it
- * was; MG_EINVAL for NULL with n > 0. */
+ * run from fresh inputs) it restarts the search at this path. MG_ERROR_ENOMEM leaves the state as
+ * it was; MG_ERROR_EINVAL for NULL with n > 0. */
 int search_observe(search_state *s, const search_step *path, uint32_t n);
 
 /* search_observe with what the run achieved. covered_new: 1 when the run covered a branch arm
@@ -89,10 +89,10 @@ int search_observe_run(search_state *s, const search_step *path, uint32_t n, int
 
 /* The next constraint to negate. Calling it again without search_observe means the previous
  * choice was skipped (unsatisfiable, timed out): the search goes on past it. cov may be NULL
- * except for SEARCH_CFG, which also needs cfg, and SEARCH_UNCOVERED_DFS (MG_EINVAL otherwise);
- * rng is needed by the random strategies and SEARCH_CFG (ties). MG_ESTATE before the first
- * search_observe. SEARCH_UNCOVERED_DFS takes, from the top level of its stack down and on each
- * level from its next constraint on (within the bound), the first constraint whose other arm
+ * except for SEARCH_CFG, which also needs cfg, and SEARCH_UNCOVERED_DFS (MG_ERROR_EINVAL
+ * otherwise); rng is needed by the random strategies and SEARCH_CFG (ties). MG_ERROR_ESTATE before
+ * the first search_observe. SEARCH_UNCOVERED_DFS takes, from the top level of its stack down and on
+ * each level from its next constraint on (within the bound), the first constraint whose other arm
  * cov lacks; the levels above are given up and the constraints it passes on its level are not
  * tried (their other arms are covered). With no such constraint it chooses as bounded DFS. */
 int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg, mg_rng *rng,
@@ -100,7 +100,7 @@ int search_next(search_state *s, const coverage_set *cov, const search_cfg *cfg,
 
 /* DFS and bounded DFS: makes constraint `index` of the path at `level` the pending choice, as
  * if search_next had returned it; the levels above are given up (a driver that leaves a
- * subtree for a constraint below it). MG_EINVAL for another kind, or a level or index past
+ * subtree for a constraint below it). MG_ERROR_EINVAL for another kind, or a level or index past
  * the stack. */
 int search_choose(search_state *s, uint32_t level, uint32_t index);
 

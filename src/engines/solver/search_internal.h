@@ -7,7 +7,7 @@
 
 /* Folded loop exits negated in a row without new coverage before the next is not (DFS; its
  * tried notes, search.c, go up to 3 times this). */
-#define SEARCH_FOLD_BARREN 2
+#define SEARCH_INTERNAL_FOLD_BARREN 2
 
 /* A path observed at one depth of the DFS stack, with the next constraint to try on it. */
 typedef struct search_internal_level {

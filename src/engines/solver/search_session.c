@@ -32,7 +32,7 @@ int search_session_start(search_session *s, const search_session_params *p)
     memset(s, 0, sizeof *s);
     coverage_set_init(&s->leave_tried);
     if (!p || p->sem.max_np < 1 || p->sem.max_np > UINT32_MAX)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     s->p = *p;
     int rc = search_create(&p->search, &s->strategy);
     if (!rc)
@@ -66,7 +66,7 @@ void search_session_end(search_session *s)
 int search_session_restore(search_session *s, search_state *strategy)
 {
     if (search_snapshot_kind_of(strategy) != s->p.search.kind || search_depth(strategy) > s->nstack)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     search_destroy(s->strategy);
     s->strategy = strategy;
     return 0;
@@ -89,10 +89,10 @@ static int keep_log(search_session *s, path_log *log, uint32_t level)
         return 0;
     pop_logs(s, level);
     if (s->nstack < level)
-        return MG_ESTATE;
+        return MG_ERROR_ESTATE;
     path_log *grown = realloc(s->stack, (s->nstack + 1) * sizeof *grown);
     if (!grown)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     s->stack = grown;
     s->stack[s->nstack++] = *log;
     memset(log, 0, sizeof *log);
@@ -102,12 +102,12 @@ static int keep_log(search_session *s, path_log *log, uint32_t level)
 int search_session_observe(search_session *s, path_log *log, int covered_new, int rejected)
 {
     if (!s || !log)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     s->last_rejected = rejected;
     s->float_missed += s->aiming && !s->aim_reached;
     s->aiming = 0;
     search_step *steps = calloc((size_t)log->nbranches + 1, sizeof *steps);
-    int rc = steps ? 0 : MG_ENOMEM;
+    int rc = steps ? 0 : MG_ERROR_ENOMEM;
     for (uint32_t i = 0; steps && i < log->nbranches; i++)
         steps[i] = (search_step){log->branches[i].branch_id, log->branches[i].taken};
     if (covered_new) {
@@ -150,7 +150,7 @@ int search_session_restart(search_session *s, const search_session_run *last, si
         n = s->p.restart_inputs;
     next->inputs = calloc(n + 1, sizeof *next->inputs);
     if (!next->inputs)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     next->ninputs = n;
     for (size_t i = 0; i < n; i++)
         next->inputs[i] = input_is_float(s, i)
@@ -179,7 +179,7 @@ static int take_values(const search_session *s, const path_log *log, const int64
     memset(next, 0, sizeof *next);
     next->inputs = calloc(total + 1, sizeof *next->inputs);
     if (!next->inputs)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     if (last->ninputs)
         memcpy(next->inputs, last->inputs, last->ninputs * sizeof *next->inputs);
     size_t k = 0;
@@ -223,18 +223,18 @@ int search_session_remember_run(search_session *s, const search_session_run *r)
         return 0;
     uint8_t *refused = realloc(s->refused, s->nran + 1);
     if (!refused)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     s->refused = refused;
     s->refused[s->nran] = 0;
     search_session_run *grown = realloc(s->ran, (s->nran + 1) * sizeof *grown);
     if (!grown)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     s->ran = grown;
     search_session_run *copy = &s->ran[s->nran];
     *copy = *r;
     copy->inputs = malloc((r->ninputs + 1) * sizeof *copy->inputs);
     if (!copy->inputs)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     if (r->ninputs)
         memcpy(copy->inputs, r->inputs, r->ninputs * sizeof *copy->inputs);
     s->nran++;
@@ -276,8 +276,8 @@ static int try_choice(search_session *s, const search_choice *ch, const search_s
     int64_t *values = calloc((SEARCH_SESSION_MAX_RETUNES + 1) * stride, sizeof *values);
     const int64_t *avoid[SEARCH_SESSION_MAX_RETUNES];
     if (!values)
-        return MG_ENOMEM;
-    int rc = 0, found = 0, repeated = 0, cause = SEARCH_REPEAT_EXHAUSTED, unchanged = 0;
+        return MG_ERROR_ENOMEM;
+    int rc = 0, found = 0, repeated = 0, cause = SEARCH_SESSION_REPEAT_EXHAUSTED, unchanged = 0;
     size_t retuned = 0;
     for (size_t navoid = 0; !found && rc == 0; navoid++) {
         int64_t *v = values + navoid * stride;
@@ -302,7 +302,7 @@ static int try_choice(search_session *s, const search_choice *ch, const search_s
         }
         s->tuning_checks += tuning_checks;
         s->solves++;
-        s->query_timeouts += rc == MG_ETIMEOUT && !stopped;
+        s->query_timeouts += rc == MG_ERROR_ETIMEOUT && !stopped;
         focus_select_setup prev = {log->header.world_size, log->header.rank}, chosen;
         int solved_rank = 0;
         if (rc || !sat ||
@@ -335,9 +335,9 @@ static int try_choice(search_session *s, const search_choice *ch, const search_s
             int retune = navoid < SEARCH_SESSION_MAX_RETUNES && made && !s->refused[made - 1];
             unchanged |= !navoid && keeps_path_run(log, v, next);
             if (!made)
-                cause = SEARCH_REPEAT_REJECTED;
+                cause = SEARCH_SESSION_REPEAT_REJECTED;
             else if (s->refused[made - 1])
-                cause = SEARCH_REPEAT_REFUSED;
+                cause = SEARCH_SESSION_REPEAT_REFUSED;
             search_session_run_free(next);
             found = 0;
             repeated = 1;
@@ -360,7 +360,7 @@ static int try_choice(search_session *s, const search_choice *ch, const search_s
         s->float_solutions++;
     }
     free(values);
-    return rc == MG_ENOMEM ? rc : found;
+    return rc == MG_ERROR_ENOMEM ? rc : found;
 }
 
 static int is_dfs_kind(int kind)
@@ -369,7 +369,7 @@ static int is_dfs_kind(int kind)
 }
 
 /* varied[i] = 1 when two runs made held different values of input i (a run without it holds
- * none); *n inputs. MG_ENOMEM. */
+ * none); *n inputs. MG_ERROR_ENOMEM. */
 static int varied_inputs(const search_session *s, uint8_t **varied, size_t *n)
 {
     *n = 0;
@@ -378,7 +378,7 @@ static int varied_inputs(const search_session *s, uint8_t **varied, size_t *n)
             *n = s->ran[r].ninputs;
     *varied = calloc(*n + 1, 1);
     if (!*varied)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (size_t i = 0; i < *n; i++) {
         const int64_t *held = NULL;
         for (size_t r = 0; r < s->nran && !(*varied)[i]; r++) {
@@ -448,13 +448,13 @@ static int leave_for(search_session *s, const search_session_run *last, const co
             if (coverage_set_contains(&s->leave_tried, aim))
                 continue;
             if (coverage_set_add(&s->leave_tried, &aim, 1))
-                return MG_ENOMEM;
+                return MG_ERROR_ENOMEM;
             search_choice ch = {0, level, i};
             int moved = 0;
             int found = try_choice(s, &ch, last, cov, stop && stop(stop_arg), 0, &moved, next);
             if (found > 0 && search_choose(s->strategy, level, i)) {
                 search_session_run_free(next);
-                return MG_ESTATE;
+                return MG_ERROR_ESTATE;
             }
             if (found)
                 return found;
@@ -474,7 +474,7 @@ static int leave_subtree(search_session *s, const search_session_run *last, cons
     uint8_t *varied = NULL;
     size_t nvaried = 0;
     if (s->p.tune && varied_inputs(s, &varied, &nvaried))
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     int rc = leave_for(s, last, cov, varied, nvaried, stop, stop_arg, next);
     free(varied);
     return rc;
@@ -485,7 +485,7 @@ int search_session_next(search_session *s, const search_session_run *last, const
                         void *stop_arg, int *kind, search_session_run *next)
 {
     if (!s || !last || !kind || !next)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     memset(next, 0, sizeof *next);
     int rc = s->p.tune ? search_session_remember_run(s, last) : 0;
     if (rc)
@@ -502,14 +502,14 @@ int search_session_next(search_session *s, const search_session_run *last, const
             return found;
         if (found) {
             s->leaves++;
-            *kind = SEARCH_NEXT_SOLVED;
+            *kind = SEARCH_SESSION_NEXT_SOLVED;
             return 0;
         }
         move = !s->p.fixed;
     }
     for (int tries = 0; s->p.solving && tries < SEARCH_SESSION_MAX_TRIES; tries++) {
         if (stop && stop(stop_arg)) {
-            *kind = SEARCH_NEXT_STOPPED;
+            *kind = SEARCH_SESSION_NEXT_STOPPED;
             return 0;
         }
         search_choice ch;
@@ -521,10 +521,10 @@ int search_session_next(search_session *s, const search_session_run *last, const
             return found;
         if (found) {
             s->moves += (uint64_t)moved;
-            *kind = moved ? SEARCH_NEXT_MOVED : SEARCH_NEXT_SOLVED;
+            *kind = moved ? SEARCH_SESSION_NEXT_MOVED : SEARCH_SESSION_NEXT_SOLVED;
             return 0;
         }
     }
-    *kind = SEARCH_NEXT_RESTART;
+    *kind = SEARCH_SESSION_NEXT_RESTART;
     return search_session_restart(s, last, last->ninputs, rng, next);
 }

@@ -53,10 +53,11 @@ void search_session_run_free(search_session_run *r);
 
 /* Why a repeated solution ended its choice (search_session_next). */
 enum search_session_repeat_cause {
-    SEARCH_REPEAT_REFUSED,   /* the run repeated was refused by the program: no re-tuning */
-    SEARCH_REPEAT_REJECTED,  /* after a rejection, the refused inputs again for a covered arm */
-    SEARCH_REPEAT_EXHAUSTED, /* re-tuning found no other solution, or hit its bound */
-    SEARCH_REPEAT_CAUSES
+    SEARCH_SESSION_REPEAT_REFUSED,  /* the run repeated was refused by the program: no re-tuning */
+    SEARCH_SESSION_REPEAT_REJECTED, /* after a rejection, the refused inputs again for a covered arm
+                                     */
+    SEARCH_SESSION_REPEAT_EXHAUSTED, /* re-tuning found no other solution, or hit its bound */
+    SEARCH_SESSION_REPEAT_CAUSES
 };
 
 /* Public for the campaign's save and restore (search_session_text.c), which writes and
@@ -81,7 +82,7 @@ typedef struct search_session {
     /* repeats by why no new run came of the choice (enum search_session_repeat_cause), and of them
      * those whose first solution left every input, the process count and the focus of the negated
      * path's own run as they were (a constraint whose negation the run's own values satisfy). */
-    uint64_t repeat_cause[SEARCH_REPEAT_CAUSES];
+    uint64_t repeat_cause[SEARCH_SESSION_REPEAT_CAUSES];
     uint64_t repeat_unchanged;
     uint64_t retunes;  /* solutions re-tuned past runs already made into a new run */
     int last_rejected; /* the run last observed was refused by the program's own check */
@@ -94,17 +95,18 @@ typedef struct search_session {
 } search_session;
 
 /* Keeps a copy of r (the caller keeps r) among the runs made, once; search_session_next
- * remembers each last itself, the campaign's restore the runs it saved. MG_ENOMEM (s unchanged). */
+ * remembers each last itself, the campaign's restore the runs it saved. MG_ERROR_ENOMEM (s
+ * unchanged). */
 int search_session_remember_run(search_session *s, const search_session_run *r);
 
-/* MG_EINVAL for bad parameters, MG_ENOMEM, MG_ESOLVER when Z3 cannot start. On failure *s is
- * left empty (search_session_end is still safe). */
+/* MG_ERROR_EINVAL for bad parameters, MG_ERROR_ENOMEM, MG_ERROR_ESOLVER when Z3 cannot start. On
+ * failure *s is left empty (search_session_end is still safe). */
 int search_session_start(search_session *s, const search_session_params *p);
 void search_session_end(search_session *s);
 
 /* Replaces the strategy with a restored one (search_snapshot_read) of the same kind, after
  * s->stack was restored: the strategy may have given up levels the stack still holds (they go
- * at the next observation), never the other way round. MG_EFORMAT when they disagree (s is
+ * at the next observation), never the other way round. MG_ERROR_EFORMAT when they disagree (s is
  * unchanged, strategy not taken). */
 int search_session_restore(search_session *s, search_state *strategy);
 
@@ -118,14 +120,14 @@ int search_session_observe_rank(search_session *s, uint32_t rank, const coverage
  * float solution's arm that no rank took is counted missed. covered_new: the run covered an arm
  * none had before; rejected: the program itself refused the run's inputs (its own check ended
  * it), which the next choice weighs (search_session_next).
- * MG_ENOMEM, MG_EINVAL; the log is freed whatever happens. */
+ * MG_ERROR_ENOMEM, MG_ERROR_EINVAL; the log is freed whatever happens. */
 int search_session_observe(search_session *s, path_log *log, int covered_new, int rejected);
 
 enum search_session_next_kind {
-    SEARCH_NEXT_SOLVED,  /* a negation was solved: its values, np and focus */
-    SEARCH_NEXT_RESTART, /* nothing left to solve (or not solving): fresh random inputs */
-    SEARCH_NEXT_STOPPED, /* stop() asked to stop: nothing chosen, next is unset */
-    SEARCH_NEXT_MOVED    /* stalled with nothing to leave for: a solution on the next np */
+    SEARCH_SESSION_NEXT_SOLVED,  /* a negation was solved: its values, np and focus */
+    SEARCH_SESSION_NEXT_RESTART, /* nothing left to solve (or not solving): fresh random inputs */
+    SEARCH_SESSION_NEXT_STOPPED, /* stop() asked to stop: nothing chosen, next is unset */
+    SEARCH_SESSION_NEXT_MOVED    /* stalled with nothing to leave for: a solution on the next np */
 };
 
 /* Callback asking the search to give up (a signal, the campaign's time budget); NULL: never. */
@@ -151,14 +153,15 @@ typedef int (*search_session_stop_fn)(void *arg);
  * (np + 1, after max_np 1) with the frontier rule's focus. cov is the campaign's
  * coverage, cfg the distance table SEARCH_CFG needs (search_next). *kind is enum
  * search_session_next_kind; next (owned by the caller, search_session_run_free) is set unless
- * stopped. MG_ENOMEM, MG_EINVAL. */
+ * stopped. MG_ERROR_ENOMEM, MG_ERROR_EINVAL. */
 int search_session_next(search_session *s, const search_session_run *last, const coverage_set *cov,
                         const search_cfg *cfg, mg_rng *rng, search_session_stop_fn stop,
                         void *stop_arg, int *kind, search_session_run *next);
 
 /* A restart over n inputs (at least p.restart_inputs) from last's np and focus (kept when
  * fixed): random-all's first run, and the restart of search_session_next. An input that the newest
- * kept path declares as a float gets a random double in [-100, 100] (two decimals). MG_ENOMEM. */
+ * kept path declares as a float gets a random double in [-100, 100] (two decimals).
+ * MG_ERROR_ENOMEM. */
 int search_session_restart(search_session *s, const search_session_run *last, size_t n, mg_rng *rng,
                            search_session_run *next);
 

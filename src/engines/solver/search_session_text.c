@@ -91,10 +91,10 @@ static int read_log(text_codec_cursor *c, uint64_t build_id, path_log *out)
         digits++;
     uint8_t *bytes = malloc(digits / 2 + 1);
     if (!bytes)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     text_codec_cursor_hex(c, bytes, digits / 2);
     path_log_expect ex = {.build_id = build_id, .run_id = 0};
-    int rc = c->bad ? MG_EFORMAT : path_log_decode(bytes, digits / 2, &ex, NULL, out);
+    int rc = c->bad ? MG_ERROR_EFORMAT : path_log_decode(bytes, digits / 2, &ex, NULL, out);
     free(bytes);
     return rc;
 }
@@ -107,7 +107,7 @@ static int read_set(text_codec_cursor *c, const char *word, coverage_set *s)
     uint32_t *arms = c->bad ? NULL : malloc((n + 1) * sizeof *arms);
     for (size_t i = 0; arms && i < n; i++)
         arms[i] = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
-    int rc = c->bad ? MG_EFORMAT : !arms ? MG_ENOMEM : coverage_set_add(s, arms, n);
+    int rc = c->bad ? MG_ERROR_EFORMAT : !arms ? MG_ERROR_ENOMEM : coverage_set_add(s, arms, n);
     free(arms);
     return rc;
 }
@@ -144,7 +144,7 @@ static int read_stall(text_codec_cursor *c, search_session *s)
         return 0;
     text_codec_cursor_word(c, "stall");
     s->stalled = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
-    return c->bad ? MG_EFORMAT : read_set(c, "left", &s->leave_tried);
+    return c->bad ? MG_ERROR_EFORMAT : read_set(c, "left", &s->leave_tried);
 }
 
 /* The runs made, absent from states saved before repeats were skipped (the resumed search may
@@ -154,7 +154,7 @@ static int read_runs(text_codec_cursor *c, search_session *s)
     size_t n;
     if (!record_head(c, "ran", 8, &n))
         return 0;
-    int rc = c->bad ? MG_EFORMAT : 0;
+    int rc = c->bad ? MG_ERROR_EFORMAT : 0;
     for (size_t i = 0; !rc && i < n; i++) {
         text_codec_cursor_word(c, "run");
         search_session_run r = {0};
@@ -164,7 +164,9 @@ static int read_runs(text_codec_cursor *c, search_session *s)
         r.inputs = c->bad ? NULL : calloc(r.ninputs + 1, sizeof *r.inputs);
         for (size_t k = 0; r.inputs && k < r.ninputs; k++)
             r.inputs[k] = text_codec_cursor_signed(c, INT64_MIN, INT64_MAX);
-        rc = c->bad ? MG_EFORMAT : !r.inputs ? MG_ENOMEM : search_session_remember_run(s, &r);
+        rc = c->bad      ? MG_ERROR_EFORMAT
+             : !r.inputs ? MG_ERROR_ENOMEM
+                         : search_session_remember_run(s, &r);
         free(r.inputs);
     }
     /* Which of them the program refused, absent from states saved before runs were re-tuned. */
@@ -175,7 +177,7 @@ static int read_runs(text_codec_cursor *c, search_session *s)
         if (!c->bad && s->nran)
             s->refused[k] = 1;
     }
-    return c->bad || (n && !s->nran) ? MG_EFORMAT : 0;
+    return c->bad || (n && !s->nran) ? MG_ERROR_EFORMAT : 0;
 }
 
 /* The frontier record, absent from states saved before it existed (the rule then starts from
@@ -185,7 +187,7 @@ static int read_frontier(text_codec_cursor *c, focus_frontier *f)
     size_t n;
     if (!record_head(c, "frontier", 16, &n))
         return 0;
-    int rc = c->bad ? MG_EFORMAT : 0;
+    int rc = c->bad ? MG_ERROR_EFORMAT : 0;
     /* examined is a subset of reached: merging it into reached again changes nothing */
     for (uint32_t r = 0; !rc && r < n; r++) {
         rc = read_arms(c, "reached", f, r, 0);
@@ -204,10 +206,10 @@ int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id,
     text_codec_cursor_word(c, "logs");
     size_t n = (size_t)text_codec_cursor_number(c, 10, (uint64_t)(c->end - c->p) / 8);
     if (c->bad)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     s->stack = calloc(n + 1, sizeof *s->stack);
     if (!s->stack)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (; s->nstack < n; s->nstack++) {
         int rc = read_log(c, build_id, &s->stack[s->nstack]);
         if (rc)
@@ -222,7 +224,7 @@ int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id,
         return rc;
     text_codec_cursor_word(c, "snapshot");
     if (c->bad)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     search_state *strategy;
     rc = search_snapshot_read(c->p, (size_t)(c->end - c->p), &strategy);
     if (!rc && (rc = search_session_restore(s, strategy)))

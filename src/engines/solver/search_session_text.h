@@ -32,9 +32,9 @@ void search_session_text_write(const search_session *s, const mg_rng *rng, text_
 
 /* Reads the state that search_session_text_write wrote from c into s, started with the same
  * parameters and nothing observed yet, and rng; the path logs must be of build build_id. A state
- * saved before the frontier, the stall or the ran lines existed restores without them. MG_EFORMAT
- * for a damaged text or one that disagrees with the strategy, MG_ENOMEM; s is then left to
- * search_session_end. */
+ * saved before the frontier, the stall or the ran lines existed restores without them.
+ * MG_ERROR_EFORMAT for a damaged text or one that disagrees with the strategy, MG_ERROR_ENOMEM; s
+ * is then left to search_session_end. */
 int search_session_text_read(search_session *s, mg_rng *rng, uint64_t build_id,
                              text_codec_cursor *c);
 

@@ -39,7 +39,7 @@ static void write_level(text_codec_buf *t, const search_internal_level *l)
 int search_snapshot_write(const search_state *s, char **out, size_t *len)
 {
     if (!s || !out || !len)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     text_codec_buf t = {0};
     const search_params *p = &s->p;
     text_codec_buf_printf(
@@ -62,24 +62,25 @@ static int read_level(text_codec_cursor *c, search_internal_level *l)
     uint32_t next = (uint32_t)text_codec_cursor_number(c, 10, n);
     text_codec_cursor_word(c, "steps");
     if (c->bad)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     /* Each step takes at least 4 bytes of text: a count past that is a lie, not memory to ask. */
     if ((size_t)(c->end - c->p) / 4 < n)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     l->path = malloc(((size_t)n + 1) * sizeof *l->path);
     l->tried = calloc((size_t)n + 1, 1);
     if (!l->path || !l->tried)
-        return MG_ENOMEM; /* the caller's search_destroy frees the level */
+        return MG_ERROR_ENOMEM; /* the caller's search_destroy frees the level */
     l->n = n;
     l->next = next;
     for (uint32_t i = 0; i < n; i++) {
-        l->path[i].branch_id = (uint32_t)text_codec_cursor_number(c, 10, COVERAGE_MAX_BRANCH);
+        l->path[i].branch_id = (uint32_t)text_codec_cursor_number(c, 10, COVERAGE_SET_MAX_BRANCH);
         l->path[i].taken = (uint8_t)text_codec_cursor_number(c, 10, 1);
     }
     text_codec_cursor_word(c, "tried");
-    for (uint32_t i = 0; i < n; i++) /* DFS: a folded exit's note, up to 3 * SEARCH_FOLD_BARREN */
-        l->tried[i] = (uint8_t)text_codec_cursor_number(c, 10, 3 * SEARCH_FOLD_BARREN);
-    return c->bad ? MG_EFORMAT : 0;
+    for (uint32_t i = 0; i < n;
+         i++) /* DFS: a folded exit's note, up to 3 * SEARCH_INTERNAL_FOLD_BARREN */
+        l->tried[i] = (uint8_t)text_codec_cursor_number(c, 10, 3 * SEARCH_INTERNAL_FOLD_BARREN);
+    return c->bad ? MG_ERROR_EFORMAT : 0;
 }
 
 static int read_head(text_codec_cursor *c, search_state *s)
@@ -99,7 +100,7 @@ static int read_head(text_codec_cursor *c, search_state *s)
     s->bound = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
     s->pending = (int)text_codec_cursor_number(c, 10, 1);
     s->pending_index = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX);
-    return c->bad || s->p.bound_round == 0 ? MG_EFORMAT : 0;
+    return c->bad || s->p.bound_round == 0 ? MG_ERROR_EFORMAT : 0;
 }
 
 static int read_all(text_codec_cursor *c, search_state *s)
@@ -109,11 +110,11 @@ static int read_all(text_codec_cursor *c, search_state *s)
         return rc;
     uint32_t depth = (uint32_t)text_codec_cursor_number(c, 10, UINT32_MAX / 16);
     if (c->bad || (size_t)(c->end - c->p) / 16 < depth)
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     s->cap = depth > 16 ? depth : 16;
     s->levels = calloc(s->cap, sizeof *s->levels);
     if (!s->levels)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (uint32_t d = 0; d < depth; d++) {
         s->depth = d + 1; /* counted before reading, so a failure frees the partial level */
         if ((rc = read_level(c, &s->levels[d])))
@@ -121,21 +122,21 @@ static int read_all(text_codec_cursor *c, search_state *s)
     }
     text_codec_cursor_word(c, "end");
     if (!text_codec_cursor_done(c))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     /* A pending choice is a constraint of the top path. */
     if (s->pending && (depth == 0 || s->pending_index >= s->levels[depth - 1].n))
-        return MG_EFORMAT;
+        return MG_ERROR_EFORMAT;
     return 0;
 }
 
 int search_snapshot_read(const char *text, size_t len, search_state **out)
 {
     if (!out || (!text && len))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     *out = NULL;
     search_state *s = calloc(1, sizeof *s);
     if (!s)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     text_codec_cursor c = {text, text + len, 0};
     int rc = read_all(&c, s);
     if (rc) {

@@ -13,13 +13,13 @@
 #define SEARCH_SNAPSHOT_VERSION 1
 
 /* The state as text (lines, ending with "end\n"); *out is malloc'd and NUL-terminated, owned by
- * the caller. MG_EINVAL, MG_ENOMEM. */
+ * the caller. MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
 int search_snapshot_write(const search_state *s, char **out, size_t *len);
 
 /* A new state equal to the one that wrote text[0..len) (the whole text: nothing may follow).
- * MG_EVERSION for another snapshot version, MG_EFORMAT for anything malformed or inconsistent
- * (a kind out of range, a pending choice past its path, a level's next past its path),
- * MG_ENOMEM. The caller compares (*out)'s kind with the one it expects. */
+ * MG_ERROR_EVERSION for another snapshot version, MG_ERROR_EFORMAT for anything malformed or
+ * inconsistent (a kind out of range, a pending choice past its path, a level's next past its path),
+ * MG_ERROR_ENOMEM. The caller compares (*out)'s kind with the one it expects. */
 int search_snapshot_read(const char *text, size_t len, search_state **out);
 
 /* The strategy kind of a state (enum search_kind). */

@@ -153,7 +153,7 @@ static int resolve(builder *b)
     solver_query *q = b->q;
     q->preds = malloc((b->nitems ? b->nitems : 1) * sizeof *q->preds);
     if (!q->preds)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     for (size_t i = 0; i < b->nitems; i++)
         q->preds[i] = b->items[i].owned ? &q->own.items[b->items[i].index]
                                         : &b->log->branches[b->items[i].index].pred;
@@ -190,17 +190,17 @@ static int build(const path_log *log, uint32_t target, const mpi_semantics_param
                  solver_query *q)
 {
     if (!q)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     memset(q, 0, sizeof *q);
     if (!log || !p || target >= log->nbranches || !log_ok(log))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     uint32_t nslice = 0;
     uint32_t *slice = malloc((target ? target : 1) * sizeof *slice);
     size_t nv = log->nvars ? log->nvars : 1;
     builder b = {log, p, sh, q, calloc(nv, 1), calloc(nv, 1), NULL, 0, 0};
     q->solve = malloc(nv * sizeof *q->solve);
     q->keep = malloc(nv * sizeof *q->keep);
-    int rc = slice && b.in_query && b.mentioned && q->solve && q->keep ? 0 : MG_ENOMEM;
+    int rc = slice && b.in_query && b.mentioned && q->solve && q->keep ? 0 : MG_ERROR_ENOMEM;
     if (rc == 0)
         rc = path_slice(log->vars, log->nvars, log->branches, log->nbranches, target, slice,
                         &nslice);
@@ -260,7 +260,7 @@ static int solve(solver_z3 *s, const path_log *log, uint32_t target, const mpi_s
     if (checks)
         *checks = 0;
     if (!s || !sat || !values || (navoid && !avoid))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     /* A negation of an input that only the process counts' own constraints refuse is solved
      * again without them (docs/design/concolic-solver.md §4): a loop over the ranks, or a tree
      * broadcast's loop over their log2, leaves `size <= 2` on every later prefix, which would
@@ -297,7 +297,7 @@ int solver_query_solve_earlier(solver_z3 *s, const path_log *log, uint32_t targe
 {
     *checks = 0;
     if (!s || !sat || !values || !at)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     /* The longest prefix of the slice that still allows the negation, by bisection: a shorter
      * prefix allows whatever a longer one does. */
     shape sh = {0, 0, 0, 0, 0, 0};

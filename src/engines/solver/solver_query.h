@@ -25,8 +25,9 @@ typedef struct solver_query {
     uint32_t nkeep;
 } solver_query;
 
-/* Builds the query that negates log->branches[target]. MG_EINVAL for target past the path or a
- * malformed log (variable or communicator out of range); MG_ENOMEM. On failure *q is empty. */
+/* Builds the query that negates log->branches[target]. MG_ERROR_EINVAL for target past the path or
+ * a malformed log (variable or communicator out of range); MG_ERROR_ENOMEM. On failure *q is empty.
+ */
 int solver_query_build(const path_log *log, uint32_t target, const mpi_semantics_params *p,
                        solver_query *q);
 void solver_query_free(solver_query *q);

@@ -54,7 +54,7 @@ static int consistent(tuner *k, const uint32_t *vars, uint32_t n, int64_t bound)
     sym_expr_pred_list_init(&trial);
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < n; i++)
-        rc = sym_expr_pred_list_push_bound(&trial, vars[i], SYM_LE, bound);
+        rc = sym_expr_pred_list_push_bound(&trial, vars[i], SYM_EXPR_LE, bound);
     return holds(k, &trial, rc);
 }
 
@@ -63,9 +63,9 @@ static int within(tuner *k, uint32_t v, int64_t m)
 {
     sym_expr_pred_list trial;
     sym_expr_pred_list_init(&trial);
-    int rc = sym_expr_pred_list_push_bound(&trial, v, SYM_LE, m);
+    int rc = sym_expr_pred_list_push_bound(&trial, v, SYM_EXPR_LE, m);
     if (rc == 0)
-        rc = sym_expr_pred_list_push_bound(&trial, v, SYM_GE, -m);
+        rc = sym_expr_pred_list_push_bound(&trial, v, SYM_EXPR_GE, -m);
     return holds(k, &trial, rc);
 }
 
@@ -74,7 +74,7 @@ static int allows(tuner *k, uint32_t v, int64_t x)
 {
     sym_expr_pred_list trial;
     sym_expr_pred_list_init(&trial);
-    return holds(k, &trial, sym_expr_pred_list_push_bound(&trial, v, SYM_EQ, x));
+    return holds(k, &trial, sym_expr_pred_list_push_bound(&trial, v, SYM_EXPR_EQ, x));
 }
 
 /* Algorithm 3: the lowest upper bound in (0, bound] that vars[0..n) can all keep. */
@@ -121,7 +121,7 @@ int solver_tune_names_only_mpi(const path_log *log, const sym_expr_pred *target)
  * turn is fixed to the value nearest zero that the ones before allow, the positive one on a tie:
  * a lexicographic minimum, the same from any solver state. The model satisfies the fixed
  * predicates on entry and on return; a check over its budget makes a value farther from zero,
- * never an inconsistent one. Returns 0 or MG_ENOMEM. */
+ * never an inconsistent one. Returns 0 or MG_ERROR_ENOMEM. */
 static int canonical(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tuned, uint32_t ntuned)
 {
     int rc = 0;
@@ -140,7 +140,7 @@ static int canonical(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tuned,
         fix(k, fixed);
         if (upper > 0 && k->model[v] != upper)
             (void)allows(k, v, upper);
-        rc = sym_expr_pred_list_push_bound(fixed, v, SYM_EQ, k->model[v]);
+        rc = sym_expr_pred_list_push_bound(fixed, v, SYM_EXPR_EQ, k->model[v]);
     }
     fix(k, fixed);
     return rc;
@@ -148,7 +148,8 @@ static int canonical(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tuned,
 
 /* Keeps the variable the negation is about (Stage II's, else the slice's first tuned one) off
  * its value in each avoided solution, and replaces values by a solution of the query that does
- * so. 1 when there is one; 0 when not (a check over its budget counts as none), or MG_ENOMEM. */
+ * so. 1 when there is one; 0 when not (a check over its budget counts as none), or MG_ERROR_ENOMEM.
+ */
 static int avoid_repeats(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tuned,
                          uint32_t ntuned, uint32_t symb, int symb_tuned, int64_t *values)
 {
@@ -157,7 +158,7 @@ static int avoid_repeats(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tu
     uint32_t v = symb_tuned ? symb : tuned[0];
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < k->navoid; i++)
-        rc = sym_expr_pred_list_push_bound(fixed, v, SYM_NE, k->avoid[i][v]);
+        rc = sym_expr_pred_list_push_bound(fixed, v, SYM_EXPR_NE, k->avoid[i][v]);
     if (rc)
         return rc;
     fix(k, fixed);
@@ -171,14 +172,14 @@ static int avoid_repeats(tuner *k, sym_expr_pred_list *fixed, const uint32_t *tu
 }
 
 /* Stages I and II over the solved values (Algorithm 1), then the canonical values under their
- * bounds. Returns 0 or MG_ENOMEM; values are replaced only by a consistent tuned solution. */
+ * bounds. Returns 0 or MG_ERROR_ENOMEM; values are replaced only by a consistent tuned solution. */
 static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
 {
     const path_log *log = k->log;
     uint32_t *tuned = malloc(((size_t)q->nsolve + 1) * sizeof *tuned), ntuned = 0;
     sym_expr_pred_list fixed;
     sym_expr_pred_list_init(&fixed);
-    int rc = tuned ? 0 : MG_ENOMEM;
+    int rc = tuned ? 0 : MG_ERROR_ENOMEM;
     int64_t bound = -1;
     /* A negation of ranks and sizes alone asks for another focus or process count, none of
      * which is tuned: lowering the slice's inputs with it only pulls them to the smallest the new
@@ -193,7 +194,7 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
         if (sym_var_is_float(log->vars[v].kind))
             continue; /* not tuned (§3.4): a float rarely sets the problem's size */
         if (sym_var_is_mpi(log->vars[v].kind)) {
-            rc = sym_expr_pred_list_push_bound(&fixed, v, SYM_EQ, values[v]);
+            rc = sym_expr_pred_list_push_bound(&fixed, v, SYM_EXPR_EQ, values[v]);
             continue;
         }
         tuned[ntuned++] = v;
@@ -219,12 +220,12 @@ static int tune(tuner *k, const solver_query *q, int64_t *values, int *sat)
     fix(k, &fixed);
     int64_t multi = lowest_bound(k, tuned, ntuned, bound > 1 ? bound : 1);
     for (uint32_t i = 0; rc == 0 && i < ntuned; i++)
-        rc = sym_expr_pred_list_push_bound(&fixed, tuned[i], SYM_LE, multi);
+        rc = sym_expr_pred_list_push_bound(&fixed, tuned[i], SYM_EXPR_LE, multi);
     if (rc == 0 && symb_tuned) {
         fix(k, &fixed);
         int64_t single = lowest_bound(k, &symb, 1, multi);
         if (single < multi)
-            rc = sym_expr_pred_list_push_bound(&fixed, symb, SYM_LE, single);
+            rc = sym_expr_pred_list_push_bound(&fixed, symb, SYM_EXPR_LE, single);
     }
     if (rc == 0)
         rc = canonical(k, &fixed, tuned, ntuned);
@@ -259,7 +260,7 @@ int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
                navoid};
     for (size_t i = 0; k.all && i < q->npreds; i++)
         k.all[i] = q->preds[i];
-    int rc = k.all && k.scratch && k.model ? tune(&k, q, values, sat) : MG_ENOMEM;
+    int rc = k.all && k.scratch && k.model ? tune(&k, q, values, sat) : MG_ERROR_ENOMEM;
     if (checks)
         *checks = k.checks;
     free(k.all);

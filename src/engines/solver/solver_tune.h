@@ -37,7 +37,7 @@
  * there to avoid and depends on the solver's state. *sat is 0 when no such solution exists
  * (or its check is over its budget) or the negation has no tuned variable, 1 otherwise. values
  * is a solution on entry (with avoid, the last avoided one: its ranks and sizes are kept).
- * MG_ENOMEM (values are then the untuned ones). solver_query_solve_tuned is the way in. */
+ * MG_ERROR_ENOMEM (values are then the untuned ones). solver_query_solve_tuned is the way in. */
 int solver_tune(solver_z3 *s, const path_log *log, const solver_query *q,
                 const solver_z3_targets *t, const int64_t *const *avoid, size_t navoid,
                 int64_t *values, int *sat, uint32_t *checks);

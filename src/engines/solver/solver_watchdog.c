@@ -75,7 +75,7 @@ int solver_watchdog_create(unsigned limit_ms, const volatile sig_atomic_t *cance
     *out = NULL;
     solver_watchdog *w = calloc(1, sizeof *w);
     if (!w)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     w->limit_ms = limit_ms;
     w->cancel = cancel;
     pthread_condattr_t ca;
@@ -85,7 +85,7 @@ int solver_watchdog_create(unsigned limit_ms, const volatile sig_atomic_t *cance
     pthread_condattr_destroy(&ca);
     if (bad || pthread_create(&w->thread, NULL, watch, w)) {
         free(w);
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     }
     *out = w;
     return 0;

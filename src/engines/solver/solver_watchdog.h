@@ -11,8 +11,8 @@
 typedef struct solver_watchdog solver_watchdog;
 
 /* limit_ms: the longest a check may run (0: no limit); cancel: a flag that stops the check in
- * progress as soon as it becomes non-zero (a signal handler sets it), NULL for none. MG_ENOMEM,
- * MG_ESYS (no thread). */
+ * progress as soon as it becomes non-zero (a signal handler sets it), NULL for none.
+ * MG_ERROR_ENOMEM, MG_ERROR_ESYS (no thread). */
 int solver_watchdog_create(unsigned limit_ms, const volatile sig_atomic_t *cancel,
                            solver_watchdog **out);
 /* Watches c from now until the disarm. */

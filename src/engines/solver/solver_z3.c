@@ -29,8 +29,8 @@ struct solver_z3 {
 
 void solver_z3_params_default(solver_z3_params *p)
 {
-    p->semantics = SOLVER_INT;
-    p->floats = SOLVER_FLOATS_REAL;
+    p->semantics = SOLVER_Z3_INT;
+    p->floats = SOLVER_Z3_FLOATS_REAL;
     p->rlimit = SOLVER_Z3_DEFAULT_RLIMIT;
     p->timeout_ms = SOLVER_Z3_DEFAULT_TIMEOUT_MS;
     p->incremental = 1;
@@ -87,11 +87,11 @@ static int var_signed(const sym_var *v)
 
 static Z3_sort var_sort(const enc *e, const sym_var *v)
 {
-    if (v->sort == SYM_SORT_REAL && e->floats == SOLVER_FLOATS_REAL)
+    if (v->sort == SYM_VAR_SORT_REAL && e->floats == SOLVER_Z3_FLOATS_REAL)
         return Z3_mk_real_sort(e->c);
-    if (v->sort == SYM_SORT_REAL)
+    if (v->sort == SYM_VAR_SORT_REAL)
         return v->kind == SYM_VAR_FLOAT ? Z3_mk_fpa_sort_single(e->c) : e->dbl;
-    return e->semantics == SOLVER_INT ? Z3_mk_int_sort(e->c) : Z3_mk_bv_sort(e->c, var_bits(v));
+    return e->semantics == SOLVER_Z3_INT ? Z3_mk_int_sort(e->c) : Z3_mk_bv_sort(e->c, var_bits(v));
 }
 
 /* The sort is made last so it is still the context's most recent result (kept alive by Z3's
@@ -107,7 +107,7 @@ static Z3_ast var_const(const enc *e, uint32_t id)
 
 static Z3_ast numeral(const enc *e, int64_t v, unsigned width)
 {
-    if (e->semantics == SOLVER_INT)
+    if (e->semantics == SOLVER_Z3_INT)
         return keep(e->c, Z3_mk_int64(e->c, v, Z3_mk_int_sort(e->c)));
     uint64_t mask = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
     return keep(e->c, Z3_mk_unsigned_int64(e->c, (uint64_t)v & mask, Z3_mk_bv_sort(e->c, width)));
@@ -135,14 +135,14 @@ static Z3_ast add2(const enc *e, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
     return keep(e->c,
-                e->semantics == SOLVER_INT ? Z3_mk_add(e->c, 2, args) : Z3_mk_bvadd(e->c, a, b));
+                e->semantics == SOLVER_Z3_INT ? Z3_mk_add(e->c, 2, args) : Z3_mk_bvadd(e->c, a, b));
 }
 
 static Z3_ast mul2(const enc *e, Z3_ast a, Z3_ast b)
 {
     Z3_ast args[2] = {a, b};
     return keep(e->c,
-                e->semantics == SOLVER_INT ? Z3_mk_mul(e->c, 2, args) : Z3_mk_bvmul(e->c, a, b));
+                e->semantics == SOLVER_Z3_INT ? Z3_mk_mul(e->c, 2, args) : Z3_mk_bvmul(e->c, a, b));
 }
 
 /* constant + sum(coef * var), folded left; every partial result is owned and released. */
@@ -150,8 +150,8 @@ static Z3_ast encode_expr(const enc *e, const sym_expr *x, unsigned width)
 {
     Z3_ast acc = numeral(e, x->constant, width);
     for (uint32_t i = 0; acc && i < x->nterms; i++) {
-        Z3_ast v = e->semantics == SOLVER_INT ? var_const(e, x->terms[i].var)
-                                              : bv_var(e, x->terms[i].var, width);
+        Z3_ast v = e->semantics == SOLVER_Z3_INT ? var_const(e, x->terms[i].var)
+                                                 : bv_var(e, x->terms[i].var, width);
         Z3_ast k = numeral(e, x->terms[i].coef, width);
         Z3_ast m = v && k ? mul2(e, k, v) : NULL;
         Z3_ast sum = m ? add2(e, acc, m) : NULL;
@@ -164,13 +164,13 @@ static Z3_ast encode_expr(const enc *e, const sym_expr *x, unsigned width)
     return acc;
 }
 
-/* ---- float expressions: Real, or IEEE binary64 under SOLVER_FLOATS_FP ---- */
+/* ---- float expressions: Real, or IEEE binary64 under SOLVER_Z3_FLOATS_FP ---- */
 
 static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r);
 
 static int fp(const enc *e)
 {
-    return e->floats == SOLVER_FLOATS_FP;
+    return e->floats == SOLVER_Z3_FLOATS_FP;
 }
 
 /* Made once per check and kept: a Z3 result not inc_ref'd dies at the next call. */
@@ -217,20 +217,20 @@ static Z3_ast fvar(const enc *e, uint32_t id)
     const sym_var *v = &e->vars[id];
     Z3_context c = e->c;
     Z3_ast x = var_const(e, id);
-    if (!x || (v->sort == SYM_SORT_REAL && (!fp(e) || v->kind == SYM_VAR_DOUBLE)))
+    if (!x || (v->sort == SYM_VAR_SORT_REAL && (!fp(e) || v->kind == SYM_VAR_DOUBLE)))
         return x;
-    if (v->sort == SYM_SORT_REAL)
+    if (v->sort == SYM_VAR_SORT_REAL)
         return replace(e, x, Z3_mk_fpa_to_fp_float(c, e->rm, x, e->dbl));
-    if (e->semantics == SOLVER_BITVECTOR && !fp(e))
+    if (e->semantics == SOLVER_Z3_BITVECTOR && !fp(e))
         x = replace(e, x, Z3_mk_bv2int(c, x, var_signed(v)));
-    else if (e->semantics == SOLVER_INT && fp(e))
+    else if (e->semantics == SOLVER_Z3_INT && fp(e))
         x = replace(e, x, Z3_mk_int2bv(c, 64, x));
     if (!x)
         return NULL;
     if (!fp(e))
         return replace(e, x, Z3_mk_int2real(c, x));
     return replace(e, x,
-                   e->semantics == SOLVER_BITVECTOR && !var_signed(v)
+                   e->semantics == SOLVER_Z3_BITVECTOR && !var_signed(v)
                        ? Z3_mk_fpa_to_fp_unsigned(c, e->rm, x, e->dbl)
                        : Z3_mk_fpa_to_fp_signed(c, e->rm, x, e->dbl));
 }
@@ -274,15 +274,15 @@ static Z3_ast fcompare(const enc *e, int op, Z3_ast l, Z3_ast r)
 {
     Z3_context c = e->c;
     switch (op) {
-    case SYM_EQ:
+    case SYM_EXPR_EQ:
         return Z3_mk_fpa_eq(c, l, r);
-    case SYM_NE: /* the equality is the last result: Z3_mk_not takes it before it can go */
+    case SYM_EXPR_NE: /* the equality is the last result: Z3_mk_not takes it before it can go */
         return Z3_mk_not(c, Z3_mk_fpa_eq(c, l, r));
-    case SYM_LT:
+    case SYM_EXPR_LT:
         return Z3_mk_fpa_lt(c, l, r);
-    case SYM_LE:
+    case SYM_EXPR_LE:
         return Z3_mk_fpa_leq(c, l, r);
-    case SYM_GT:
+    case SYM_EXPR_GT:
         return Z3_mk_fpa_gt(c, l, r);
     default:
         return Z3_mk_fpa_geq(c, l, r);
@@ -294,7 +294,7 @@ static Z3_ast fcompare(const enc *e, int op, Z3_ast l, Z3_ast r)
 static Z3_ast fp_finite(const enc *e, const sym_expr *x, Z3_ast b)
 {
     for (uint32_t i = 0; b && i < x->nterms; i++) {
-        if (e->vars[x->terms[i].var].sort != SYM_SORT_REAL)
+        if (e->vars[x->terms[i].var].sort != SYM_VAR_SORT_REAL)
             continue;
         Z3_ast v = var_const(e, x->terms[i].var);
         Z3_ast nan = v ? keep(e->c, Z3_mk_fpa_is_nan(e->c, v)) : NULL;
@@ -318,7 +318,7 @@ static Z3_ast fp_finite(const enc *e, const sym_expr *x, Z3_ast b)
 static int names_real_var(const enc *e, const sym_expr *x)
 {
     for (uint32_t i = 0; i < x->nterms; i++)
-        if (e->vars[x->terms[i].var].sort == SYM_SORT_REAL)
+        if (e->vars[x->terms[i].var].sort == SYM_VAR_SORT_REAL)
             return 1;
     return 0;
 }
@@ -331,7 +331,7 @@ static Z3_ast encode_fpred(const enc *e, const sym_expr_pred *p)
 {
     if (fp(e) && !names_real_var(e, &p->lhs) && !names_real_var(e, &p->rhs)) {
         enc real = *e;
-        real.floats = SOLVER_FLOATS_REAL;
+        real.floats = SOLVER_Z3_FLOATS_REAL;
         return encode_fpred(&real, p);
     }
     Z3_ast l = encode_fexpr(e, &p->lhs);
@@ -349,22 +349,22 @@ static Z3_ast encode_fpred(const enc *e, const sym_expr_pred *p)
 static Z3_ast compare(const enc *e, int op, int is_unsigned, Z3_ast l, Z3_ast r)
 {
     Z3_context c = e->c;
-    int bv = e->semantics == SOLVER_BITVECTOR &&
+    int bv = e->semantics == SOLVER_Z3_BITVECTOR &&
              Z3_get_sort_kind(c, Z3_get_sort(c, l)) == Z3_BV_SORT;
     switch (op) {
-    case SYM_EQ:
+    case SYM_EXPR_EQ:
         return Z3_mk_eq(c, l, r);
-    case SYM_NE: {
+    case SYM_EXPR_NE: {
         Z3_ast args[2] = {l, r};
         return Z3_mk_distinct(c, 2, args);
     }
-    case SYM_LT:
+    case SYM_EXPR_LT:
         return !bv ? Z3_mk_lt(c, l, r) : is_unsigned ? Z3_mk_bvult(c, l, r) : Z3_mk_bvslt(c, l, r);
-    case SYM_LE:
+    case SYM_EXPR_LE:
         return !bv ? Z3_mk_le(c, l, r) : is_unsigned ? Z3_mk_bvule(c, l, r) : Z3_mk_bvsle(c, l, r);
-    case SYM_GT:
+    case SYM_EXPR_GT:
         return !bv ? Z3_mk_gt(c, l, r) : is_unsigned ? Z3_mk_bvugt(c, l, r) : Z3_mk_bvsgt(c, l, r);
-    default: /* SYM_GE: solver_z3_check rejected every other value */
+    default: /* SYM_EXPR_GE: solver_z3_check rejected every other value */
         return !bv ? Z3_mk_ge(c, l, r) : is_unsigned ? Z3_mk_bvuge(c, l, r) : Z3_mk_bvsge(c, l, r);
     }
 }
@@ -387,7 +387,7 @@ static int expr_vars_ok(const sym_expr *x, const sym_var *vars, uint32_t nvars)
 {
     for (uint32_t i = 0; i < x->nterms; i++)
         if (x->terms[i].var >= nvars ||
-            (x->num == SYM_NUM_I64 && vars[x->terms[i].var].sort == SYM_SORT_REAL))
+            (x->num == SYM_EXPR_NUM_I64 && vars[x->terms[i].var].sort == SYM_VAR_SORT_REAL))
             return 0;
     return 1;
 }
@@ -402,11 +402,11 @@ static int assert_pred(const enc *e, Z3_solver s, const sym_expr_pred *p)
     Z3_ast b = encode_pred(e, p);
     if (!b || z3_failed(e->c)) {
         drop(e->c, b);
-        return MG_ESOLVER;
+        return MG_ERROR_ESOLVER;
     }
     Z3_solver_assert(e->c, s, b);
     drop(e->c, b);
-    return z3_failed(e->c) ? MG_ESOLVER : 0;
+    return z3_failed(e->c) ? MG_ERROR_ESOLVER : 0;
 }
 
 /* ---- contexts, solvers, scopes ---- */
@@ -415,11 +415,11 @@ static int make_context(Z3_context *out)
 {
     Z3_config cfg = Z3_mk_config();
     if (!cfg)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     Z3_context c = Z3_mk_context_rc(cfg);
     Z3_del_config(cfg);
     if (!c)
-        return MG_ESOLVER;
+        return MG_ERROR_ESOLVER;
     Z3_set_error_handler(c, ignore_error);
     *out = c;
     return 0;
@@ -429,7 +429,7 @@ static int make_solver(Z3_context c, const solver_z3_params *sp, Z3_solver *out)
 {
     Z3_solver s = Z3_mk_solver(c);
     if (!s)
-        return MG_ESOLVER;
+        return MG_ERROR_ESOLVER;
     Z3_solver_inc_ref(c, s);
     Z3_params p = Z3_mk_params(c);
     Z3_params_inc_ref(c, p);
@@ -442,7 +442,7 @@ static int make_solver(Z3_context c, const solver_z3_params *sp, Z3_solver *out)
     Z3_params_dec_ref(c, p);
     if (z3_failed(c)) {
         Z3_solver_dec_ref(c, s);
-        return MG_ESOLVER;
+        return MG_ERROR_ESOLVER;
     }
     *out = s;
     return 0;
@@ -465,17 +465,17 @@ static void pop_to(solver_z3 *s, size_t depth)
 
 int solver_z3_create(const solver_z3_params *p, solver_z3 **out)
 {
-    if (!p || !out || (p->semantics != SOLVER_INT && p->semantics != SOLVER_BITVECTOR) ||
-        (p->floats != SOLVER_FLOATS_REAL && p->floats != SOLVER_FLOATS_FP))
-        return MG_EINVAL;
+    if (!p || !out || (p->semantics != SOLVER_Z3_INT && p->semantics != SOLVER_Z3_BITVECTOR) ||
+        (p->floats != SOLVER_Z3_FLOATS_REAL && p->floats != SOLVER_Z3_FLOATS_FP))
+        return MG_ERROR_EINVAL;
     *out = NULL;
     solver_z3 *s = calloc(1, sizeof *s);
     if (!s)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     s->p = *p;
     if ((p->timeout_ms || p->cancel) && solver_watchdog_create(p->timeout_ms, p->cancel, &s->dog)) {
         free(s);
-        return MG_ESYS;
+        return MG_ERROR_ESYS;
     }
     if (p->incremental) {
         int rc = make_context(&s->ctx);
@@ -529,7 +529,7 @@ static int remember_kinds(solver_z3 *s, const sym_var *vars, uint32_t nvars)
     if (nvars > s->nkinds) {
         uint8_t *k = realloc(s->kinds, nvars);
         if (!k)
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         s->kinds = k;
     }
     for (uint32_t i = 0; i < nvars; i++)
@@ -545,7 +545,7 @@ static int push_frame(solver_z3 *s, const enc *e, const sym_expr_pred *p)
     if (rc != 0)
         return rc;
     if (sym_expr_pred_copy(&s->frames[s->nframes], p) != 0)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     Z3_solver_push(s->ctx, s->solver);
     s->nframes++;
     s->stats.frames_pushed++;
@@ -578,7 +578,7 @@ static int read_real(const enc *e, Z3_model m, uint32_t id, int64_t *out)
         v = replace(e, v, Z3_mk_fpa_to_fp_float(e->c, e->rm, v, e->dbl));
     if (v && fp(e))
         v = replace(e, v, Z3_mk_fpa_to_ieee_bv(e->c, v));
-    int rc = MG_ESOLVER;
+    int rc = MG_ERROR_ESOLVER;
     if (v && Z3_model_eval(e->c, m, v, true, &r) && r) {
         keep(e->c, r);
         uint64_t bits;
@@ -598,13 +598,13 @@ static int read_real(const enc *e, Z3_model m, uint32_t id, int64_t *out)
 
 static int read_value(const enc *e, Z3_model m, uint32_t id, int64_t *out)
 {
-    if (e->vars[id].sort == SYM_SORT_REAL)
+    if (e->vars[id].sort == SYM_VAR_SORT_REAL)
         return read_real(e, m, id, out);
     Z3_ast v = var_const(e, id), r = NULL;
-    int rc = MG_ESOLVER;
+    int rc = MG_ERROR_ESOLVER;
     if (v && Z3_model_eval(e->c, m, v, true, &r) && r) {
         keep(e->c, r);
-        if (e->semantics == SOLVER_INT) {
+        if (e->semantics == SOLVER_Z3_INT) {
             int64_t x;
             if (Z3_get_numeral_int64(e->c, r, &x)) {
                 *out = x;
@@ -631,8 +631,8 @@ static int unknown_reason(const enc *e, Z3_solver solver)
     Z3_string why = Z3_solver_get_reason_unknown(e->c, solver);
     return why && (strstr(why, "timeout") || strstr(why, "canceled") ||
                    strstr(why, "resource limit"))
-               ? MG_ETIMEOUT
-               : MG_ESOLVER;
+               ? MG_ERROR_ETIMEOUT
+               : MG_ERROR_ESOLVER;
 }
 
 /* Checks with every `keep` variable held at its old value; *r is Z3_L_FALSE if that failed. */
@@ -640,7 +640,7 @@ static int check_keeping(const enc *e, Z3_solver solver, const solver_z3_targets
 {
     Z3_ast *lits = calloc(t->nkeep, sizeof *lits);
     if (!lits)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     int rc = 0;
     for (uint32_t i = 0; rc == 0 && i < t->nkeep; i++) {
         const sym_var *v = &e->vars[t->keep[i]];
@@ -649,7 +649,7 @@ static int check_keeping(const enc *e, Z3_solver solver, const solver_z3_targets
         drop(e->c, x);
         drop(e->c, k);
         if (!lits[i])
-            rc = MG_ESOLVER;
+            rc = MG_ERROR_ESOLVER;
     }
     if (rc == 0)
         *r = Z3_solver_check_assumptions(e->c, solver, t->nkeep, lits);
@@ -663,7 +663,7 @@ static int check_keeping(const enc *e, Z3_solver solver, const solver_z3_targets
 static int watched_checks(enc *e, Z3_solver solver, const solver_z3_targets *t, Z3_lbool *r)
 {
     if (e->dog && solver_watchdog_cancelled(e->dog))
-        return MG_ETIMEOUT;
+        return MG_ERROR_ETIMEOUT;
     if (e->dog)
         solver_watchdog_arm(e->dog, e->c);
     *r = Z3_L_FALSE;
@@ -672,7 +672,7 @@ static int watched_checks(enc *e, Z3_solver solver, const solver_z3_targets *t, 
         *r = Z3_solver_check(e->c, solver);
     if (e->dog && solver_watchdog_disarm(e->dog)) {
         e->interrupted = 1;
-        return rc ? rc : MG_ETIMEOUT;
+        return rc ? rc : MG_ERROR_ETIMEOUT;
     }
     return rc;
 }
@@ -691,7 +691,7 @@ static int outcome(enc *e, Z3_solver solver, const solver_z3_targets *t, int *sa
         return unknown_reason(e, solver);
     Z3_model m = Z3_solver_get_model(e->c, solver);
     if (!m)
-        return MG_ESOLVER;
+        return MG_ERROR_ESOLVER;
     Z3_model_inc_ref(e->c, m);
     for (uint32_t i = 0; rc == 0 && i < t->nsolve; i++)
         rc = read_value(e, m, t->solve[i], &values[t->solve[i]]);
@@ -759,21 +759,21 @@ int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars,
 {
     if (!s || (!vars && nvars) || (!preds && npreds) || !t || !sat || (!values && nvars) ||
         !ids_ok(t->solve, t->nsolve, nvars) || !ids_ok(t->keep, t->nkeep, nvars))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     for (uint32_t i = 0; i < nvars; i++)
         if (vars[i].id != i || sym_var_check(&vars[i]) != 0)
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
     for (size_t i = 0; i < npreds; i++)
         if (!preds[i] || !expr_vars_ok(&preds[i]->lhs, vars, nvars) ||
-            !expr_vars_ok(&preds[i]->rhs, vars, nvars) || preds[i]->op >= SYM_OP_END ||
+            !expr_vars_ok(&preds[i]->rhs, vars, nvars) || preds[i]->op >= SYM_EXPR_OP_END ||
             preds[i]->lhs.num != preds[i]->rhs.num)
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
     *sat = 0;
     for (uint32_t i = 0; i < nvars; i++)
         values[i] = vars[i].value;
     s->stats.checks++;
     if (s->p.incremental && !s->ctx && renew_context(s))
-        return MG_ESOLVER;
+        return MG_ERROR_ESOLVER;
     enc e = {s->ctx, s->p.semantics, s->p.floats, vars, nvars, s->dog, 0, NULL, NULL};
     int rc;
     if (!s->p.incremental) {
@@ -786,7 +786,7 @@ int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars,
         fpa_end(&e);
         if (e.interrupted)
             (void)renew_context(s); /* failing, the next check tries again */
-        else if (rc != 0 && rc != MG_ETIMEOUT) {
+        else if (rc != 0 && rc != MG_ERROR_ETIMEOUT) {
             pop_to(s, 0);
             Z3_solver_reset(s->ctx, s->solver);
         }

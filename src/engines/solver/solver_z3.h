@@ -16,14 +16,14 @@
 /* Int: unbounded integers (the default). Bit-vector: each variable is as wide as its C kind and
  * each predicate side is computed in the predicate's width with wraparound, so a solution can be
  * an integer overflow the program did not expect. */
-enum solver_z3_semantics { SOLVER_INT = 0, SOLVER_BITVECTOR = 1 };
+enum solver_z3_semantics { SOLVER_Z3_INT = 0, SOLVER_Z3_BITVECTOR = 1 };
 
-/* How float comparisons (SYM_NUM_F64 sides) and Real variables are solved (dissertation §3.4):
+/* How float comparisons (SYM_EXPR_NUM_F64 sides) and Real variables are solved (dissertation §3.4):
  * over the reals (the default: a solution is the nearest double to the real Z3 chose, which the
  * next run may find on the wrong side of a strict comparison), or over Z3's IEEE theory (FP:
  * float variables are binary32, double variables binary64, every term and sum rounded to
  * nearest-even in binary64, NaN and infinities excluded; far slower). */
-enum solver_z3_floats { SOLVER_FLOATS_REAL = 0, SOLVER_FLOATS_FP = 1 };
+enum solver_z3_floats { SOLVER_Z3_FLOATS_REAL = 0, SOLVER_Z3_FLOATS_FP = 1 };
 
 /* Default resource budget per check: measured here, the 10-pigeon/9-hole problem spent 10^6
  * units in 1.6 s on a loaded 2-core machine, while every query of bench_solver (up to 500 path
@@ -34,13 +34,13 @@ enum solver_z3_floats { SOLVER_FLOATS_REAL = 0, SOLVER_FLOATS_FP = 1 };
  * campaign whose queries all run out (HPL's 1,168 queries of one solve, issue 30) still moves. */
 #define SOLVER_Z3_DEFAULT_TIMEOUT_MS 5000u
 
-/* Two budgets bound a check; either running out is MG_ETIMEOUT. rlimit is Z3's deterministic
+/* Two budgets bound a check; either running out is MG_ERROR_ETIMEOUT. rlimit is Z3's deterministic
  * resource count (the same query stops at the same point on any machine or load, so the engine
  * stays deterministic). timeout_ms is wall-clock, kept by the front end's own watchdog thread
  * (solver_watchdog.h) and not by Z3's "timeout" parameter, whose timer thread pool in Z3
  * 4.8.10-4.8.12 can deadlock (Z3Prover/z3 PR #5371, issue #5990; seen here once in a benchmark
  * on a loaded machine). cancel, when set, stops the check in progress as soon as *cancel becomes
- * non-zero (within 20 ms), and every later check at once: MG_ETIMEOUT too. After a check the
+ * non-zero (within 20 ms), and every later check at once: MG_ERROR_ETIMEOUT too. After a check the
  * watchdog stopped, the next one starts in a new context. */
 typedef struct solver_z3_params {
     int semantics;       /* enum solver_z3_semantics */
@@ -64,8 +64,8 @@ typedef struct solver_z3_stats {
 
 typedef struct solver_z3 solver_z3;
 
-/* Creates a solver (the Z3 context in incremental mode). MG_EINVAL for bad params, MG_ENOMEM,
- * MG_ESOLVER if Z3 fails. Not thread-safe: one solver per thread. */
+/* Creates a solver (the Z3 context in incremental mode). MG_ERROR_EINVAL for bad params,
+ * MG_ERROR_ENOMEM, MG_ERROR_ESOLVER if Z3 fails. Not thread-safe: one solver per thread. */
 int solver_z3_create(const solver_z3_params *p, solver_z3 **out);
 /* Frees the solver and its Z3 objects. NULL is ignored. */
 void solver_z3_destroy(solver_z3 *s);
@@ -87,12 +87,12 @@ typedef struct solver_z3_targets {
  * model's value of each variable in t->solve is written over it when satisfiable (a Real
  * variable's as the bits of a double: the nearest to the real, or the IEEE model's).
  * *sat = 1 satisfiable, 0 unsatisfiable (values then hold the old values).
- * Returns MG_ETIMEOUT when the check ran out of its budget, MG_ESOLVER when Z3 answered unknown
- * for another reason or failed, MG_EINVAL for NULL arguments, a malformed variable (id not its
- * index, sym_var_check), or a predicate or target naming a variable past nvars, or an integer
- * expression naming a Real variable; MG_ENOMEM.
- * After a failure other than a timeout the next check starts from an empty scope stack; after
- * any failure values hold the old values and *sat is 0. */
+ * Returns MG_ERROR_ETIMEOUT when the check ran out of its budget, MG_ERROR_ESOLVER when Z3 answered
+ * unknown for another reason or failed, MG_ERROR_EINVAL for NULL arguments, a malformed variable
+ * (id not its index, sym_var_check), or a predicate or target naming a variable past nvars, or an
+ * integer expression naming a Real variable; MG_ERROR_ENOMEM. After a failure other than a timeout
+ * the next check starts from an empty scope stack; after any failure values hold the old values and
+ * *sat is 0. */
 int solver_z3_check(solver_z3 *s, const sym_var *vars, uint32_t nvars,
                     const sym_expr_pred *const *preds, size_t npreds, const solver_z3_targets *t,
                     int *sat, int64_t *values);

@@ -11,7 +11,7 @@
 
 void sym_expr_init_const(sym_expr *out, int64_t c)
 {
-    out->num = SYM_NUM_I64;
+    out->num = SYM_EXPR_NUM_I64;
     out->constant = c;
     out->nterms = 0;
     out->terms = NULL;
@@ -24,7 +24,7 @@ int sym_expr_init_var(sym_expr *out, uint32_t var, int64_t coef)
         return 0;
     out->terms = malloc(sizeof *out->terms);
     if (!out->terms)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     out->terms[0] = (sym_expr_term){.var = var, .coef = coef};
     out->nterms = 1;
     return 0;
@@ -33,7 +33,7 @@ int sym_expr_init_var(sym_expr *out, uint32_t var, int64_t coef)
 void sym_expr_init_fconst(sym_expr *out, double c)
 {
     sym_expr_init_const(out, 0);
-    out->num = SYM_NUM_F64;
+    out->num = SYM_EXPR_NUM_F64;
     out->fconstant = c;
 }
 
@@ -44,7 +44,7 @@ int sym_expr_init_fvar(sym_expr *out, uint32_t var, double coef)
         return 0;
     out->terms = malloc(sizeof *out->terms);
     if (!out->terms)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     out->terms[0] = (sym_expr_term){.var = var, .fcoef = coef};
     out->nterms = 1;
     return 0;
@@ -64,7 +64,7 @@ int sym_expr_copy(sym_expr *out, const sym_expr *src)
     if (src->nterms) {
         out->terms = malloc(src->nterms * sizeof *out->terms);
         if (!out->terms)
-            return MG_ENOMEM;
+            return MG_ERROR_ENOMEM;
         memcpy(out->terms, src->terms, src->nterms * sizeof *out->terms);
     }
     out->num = src->num;
@@ -75,18 +75,18 @@ int sym_expr_copy(sym_expr *out, const sym_expr *src)
 
 /* One variable's coefficient in a + k*b from a's and b's terms (NULL: absent, 0), in the kind
  * num (k for integers, fk for floats) into *sum. Returns 1 when the sum is zero (the term goes),
- * 0 when it is kept, MG_ERANGE when it leaves int64 or is not finite. */
+ * 0 when it is kept, MG_ERROR_ERANGE when it leaves int64 or is not finite. */
 static int add_scaled(uint8_t num, const sym_expr_term *ta, const sym_expr_term *tb, int64_t k,
                       double fk, sym_expr_term *sum)
 {
-    if (num == SYM_NUM_F64) {
+    if (num == SYM_EXPR_NUM_F64) {
         sum->fcoef = (ta ? ta->fcoef : 0) + fk * (tb ? tb->fcoef : 0);
-        return !isfinite(sum->fcoef) ? MG_ERANGE : sum->fcoef == 0;
+        return !isfinite(sum->fcoef) ? MG_ERROR_ERANGE : sum->fcoef == 0;
     }
     int64_t kb;
     if (__builtin_mul_overflow(tb ? tb->coef : 0, k, &kb) ||
         __builtin_add_overflow(ta ? ta->coef : 0, kb, &sum->coef))
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     return sum->coef == 0;
 }
 
@@ -99,11 +99,11 @@ static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t 
     out->num = a->num;
     sym_expr_term ca = {.coef = a->constant}, cb = {.coef = b->constant}, c;
     if (add_scaled(a->num, &ca, &cb, k, fk, &c) < 0)
-        return MG_ERANGE;
+        return MG_ERROR_ERANGE;
     size_t cap = (size_t)a->nterms + b->nterms;
     sym_expr_term *t = cap ? malloc(cap * sizeof *t) : NULL;
     if (cap && !t)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     size_t i = 0, j = 0, n = 0;
     while (i < a->nterms || j < b->nterms) {
         const sym_expr_term *ta = NULL, *tb = NULL;
@@ -119,7 +119,7 @@ static int combine(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t 
         int rc = add_scaled(a->num, ta, tb, k, fk, &sum);
         if (rc < 0) {
             free(t);
-            return MG_ERANGE;
+            return MG_ERROR_ERANGE;
         }
         if (rc == 0)
             t[n++] = sum;
@@ -139,10 +139,10 @@ static int linear(sym_expr *out, const sym_expr *a, const sym_expr *b, int64_t k
 {
     /* an output that aliases an input is left as it is: it still owns its terms */
     if (out == a || out == b)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (a->num != b->num) {
         sym_expr_init_const(out, 0);
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     return combine(out, a, b, k, (double)k);
 }
@@ -184,10 +184,10 @@ int sym_expr_fscale(sym_expr *out, const sym_expr *a, double k)
     sym_expr zero;
     sym_expr_init_fconst(&zero, 0);
     if (out == a)
-        return MG_EINVAL;
-    if (a->num != SYM_NUM_F64) {
+        return MG_ERROR_EINVAL;
+    if (a->num != SYM_EXPR_NUM_F64) {
         sym_expr_init_const(out, 0);
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     return combine(out, &zero, a, 0, k);
 }
@@ -203,12 +203,12 @@ int sym_expr_to_f64(sym_expr *out, const sym_expr *a)
 {
     if (out == a) {
         sym_expr_init_const(out, 0);
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
     int rc = sym_expr_copy(out, a);
-    if (rc != 0 || a->num == SYM_NUM_F64)
+    if (rc != 0 || a->num == SYM_EXPR_NUM_F64)
         return rc;
-    out->num = SYM_NUM_F64;
+    out->num = SYM_EXPR_NUM_F64;
     out->fconstant = (double)a->constant;
     for (uint32_t i = 0; i < out->nterms; i++)
         out->terms[i].fcoef = (double)a->terms[i].coef;
@@ -217,16 +217,16 @@ int sym_expr_to_f64(sym_expr *out, const sym_expr *a)
 
 int sym_expr_eval(const sym_expr *e, const int64_t *values, size_t nvalues, int64_t *out)
 {
-    if (e->num != SYM_NUM_I64)
-        return MG_EINVAL;
+    if (e->num != SYM_EXPR_NUM_I64)
+        return MG_ERROR_EINVAL;
     int64_t acc = e->constant;
     for (uint32_t i = 0; i < e->nterms; i++) {
         int64_t p;
         if (e->terms[i].var >= nvalues)
-            return MG_EINVAL;
+            return MG_ERROR_EINVAL;
         if (__builtin_mul_overflow(e->terms[i].coef, values[e->terms[i].var], &p) ||
             __builtin_add_overflow(acc, p, &acc))
-            return MG_ERANGE;
+            return MG_ERROR_ERANGE;
     }
     *out = acc;
     return 0;
@@ -251,7 +251,7 @@ static int valid_width(unsigned width)
 
 static void pred_clear(sym_expr_pred *p)
 {
-    p->op = SYM_EQ;
+    p->op = SYM_EXPR_EQ;
     p->width = 0;
     p->is_unsigned = 0;
     sym_expr_init_const(&p->lhs, 0);
@@ -262,12 +262,12 @@ int sym_expr_pred_make(sym_expr_pred *out, const sym_expr *lhs, int op, const sy
                        unsigned width, int is_unsigned)
 {
     pred_clear(out);
-    if (op < 0 || op >= SYM_OP_END || !valid_width(width) || lhs->num != rhs->num ||
-        (lhs->num == SYM_NUM_F64 && (width || is_unsigned)))
-        return MG_EINVAL;
+    if (op < 0 || op >= SYM_EXPR_OP_END || !valid_width(width) || lhs->num != rhs->num ||
+        (lhs->num == SYM_EXPR_NUM_F64 && (width || is_unsigned)))
+        return MG_ERROR_EINVAL;
     if (sym_expr_copy(&out->lhs, lhs) != 0 || sym_expr_copy(&out->rhs, rhs) != 0) {
         sym_expr_pred_free(out);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     out->op = (uint8_t)op;
     out->width = (uint8_t)width;
@@ -277,11 +277,11 @@ int sym_expr_pred_make(sym_expr_pred *out, const sym_expr *lhs, int op, const sy
 
 int sym_expr_op_negate(int op)
 {
-    static const int neg[SYM_OP_END] = {
-        [SYM_EQ] = SYM_NE, [SYM_NE] = SYM_EQ, [SYM_LT] = SYM_GE,
-        [SYM_LE] = SYM_GT, [SYM_GT] = SYM_LE, [SYM_GE] = SYM_LT,
+    static const int neg[SYM_EXPR_OP_END] = {
+        [SYM_EXPR_EQ] = SYM_EXPR_NE, [SYM_EXPR_NE] = SYM_EXPR_EQ, [SYM_EXPR_LT] = SYM_EXPR_GE,
+        [SYM_EXPR_LE] = SYM_EXPR_GT, [SYM_EXPR_GT] = SYM_EXPR_LE, [SYM_EXPR_GE] = SYM_EXPR_LT,
     };
-    return op < 0 || op >= SYM_OP_END ? SYM_OP_END : neg[op];
+    return op < 0 || op >= SYM_EXPR_OP_END ? SYM_EXPR_OP_END : neg[op];
 }
 
 int sym_expr_pred_negate(sym_expr_pred *out, const sym_expr_pred *p)
@@ -311,7 +311,7 @@ int sym_expr_pred_equal(const sym_expr_pred *a, const sym_expr_pred *b)
 
 int sym_expr_pred_is_float(const sym_expr_pred *p)
 {
-    return p->lhs.num == SYM_NUM_F64;
+    return p->lhs.num == SYM_EXPR_NUM_F64;
 }
 
 int sym_expr_pred_eval(const sym_expr_pred *p, const int64_t *values, size_t nvalues, int *truth)
@@ -323,26 +323,26 @@ int sym_expr_pred_eval(const sym_expr_pred *p, const int64_t *values, size_t nva
     if (rc != 0)
         return rc;
     switch (p->op) {
-    case SYM_EQ:
+    case SYM_EXPR_EQ:
         *truth = l == r;
         return 0;
-    case SYM_NE:
+    case SYM_EXPR_NE:
         *truth = l != r;
         return 0;
-    case SYM_LT:
+    case SYM_EXPR_LT:
         *truth = l < r;
         return 0;
-    case SYM_LE:
+    case SYM_EXPR_LE:
         *truth = l <= r;
         return 0;
-    case SYM_GT:
+    case SYM_EXPR_GT:
         *truth = l > r;
         return 0;
-    case SYM_GE:
+    case SYM_EXPR_GE:
         *truth = l >= r;
         return 0;
     default:
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     }
 }
 
@@ -386,7 +386,7 @@ int sym_expr_pred_list_push_bound(sym_expr_pred_list *l, uint32_t var, int op, i
     sym_expr lhs, rhs;
     sym_expr_init_const(&rhs, k);
     if (sym_expr_init_var(&lhs, var, 1) != 0)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     return push_owned(l, &lhs, op, &rhs);
 }
 
@@ -394,10 +394,10 @@ int sym_expr_pred_list_push_relation(sym_expr_pred_list *l, uint32_t a, int op, 
 {
     sym_expr lhs, rhs;
     if (sym_expr_init_var(&lhs, a, 1) != 0)
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     if (sym_expr_init_var(&rhs, b, 1) != 0) {
         sym_expr_free(&lhs);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     return push_owned(l, &lhs, op, &rhs);
 }

@@ -31,7 +31,7 @@ static const struct {
 int sym_var_kind_domain(int kind, int64_t *lo, int64_t *hi, unsigned *bits, int *is_signed)
 {
     if (kind < SYM_VAR_CHAR || kind >= SYM_VAR_KIND_END)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (lo)
         *lo = domains[kind].lo;
     if (hi)
@@ -55,7 +55,7 @@ int sym_var_is_float(int kind)
 
 int sym_var_kind_sort(int kind)
 {
-    return sym_var_is_float(kind) ? SYM_SORT_REAL : SYM_SORT_INT;
+    return sym_var_is_float(kind) ? SYM_VAR_SORT_REAL : SYM_VAR_SORT_INT;
 }
 
 double sym_var_real_value(int64_t bits)
@@ -76,13 +76,13 @@ int sym_var_check(const sym_var *v)
 {
     int64_t lo;
     if (!v || sym_var_kind_domain(v->kind, &lo, NULL, NULL, NULL) != 0)
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     if (v->sort != sym_var_kind_sort(v->kind))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
     int per_comm = v->kind == SYM_VAR_RANK_COMM || v->kind == SYM_VAR_SIZE_COMM;
     if (per_comm != (v->comm != SYM_VAR_NO_COMM))
-        return MG_EINVAL;
-    if (v->has_cap > 1 || (v->has_cap && (v->cap < lo || v->sort == SYM_SORT_REAL)))
-        return MG_EINVAL;
+        return MG_ERROR_EINVAL;
+    if (v->has_cap > 1 || (v->has_cap && (v->cap < lo || v->sort == SYM_VAR_SORT_REAL)))
+        return MG_ERROR_EINVAL;
     return 0;
 }

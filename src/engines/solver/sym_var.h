@@ -25,10 +25,10 @@ enum sym_var_kind {
     SYM_VAR_KIND_END
 };
 
-/* The solver sort of a variable: SYM_SORT_REAL for the float kinds, SYM_SORT_INT for the others.
- * A Real variable's value (sym_var.value, and every int64 that carries an input) is the IEEE-754
- * binary64 bit pattern of the double it holds (sym_var_real_value, sym_var_real_bits). */
-enum sym_var_sort { SYM_SORT_INT = 0, SYM_SORT_REAL = 1 };
+/* The solver sort of a variable: SYM_VAR_SORT_REAL for the float kinds, SYM_VAR_SORT_INT for the
+ * others. A Real variable's value (sym_var.value, and every int64 that carries an input) is the
+ * IEEE-754 binary64 bit pattern of the double it holds (sym_var_real_value, sym_var_real_bits). */
+enum sym_var_sort { SYM_VAR_SORT_INT = 0, SYM_VAR_SORT_REAL = 1 };
 
 #define SYM_VAR_NO_COMM UINT32_MAX
 
@@ -55,18 +55,18 @@ typedef struct sym_var_comm {
 /* The value domain of a kind under Int semantics, and its bit width and signedness under
  * bit-vector semantics. ULONG is limited to [0, INT64_MAX] because values travel as int64. The
  * float kinds have no integer domain ([INT64_MIN, INT64_MAX]: the bit patterns) and the width of
- * their C type. Returns MG_EINVAL for an unknown kind (outputs untouched). */
+ * their C type. Returns MG_ERROR_EINVAL for an unknown kind (outputs untouched). */
 int sym_var_kind_domain(int kind, int64_t *lo, int64_t *hi, unsigned *bits, int *is_signed);
 
 /* Checks a declaration: known kind and sort, comm set exactly for the per-communicator kinds,
- * and (when has_cap) a cap not below the domain's low end. Returns 0 or MG_EINVAL. */
+ * and (when has_cap) a cap not below the domain's low end. Returns 0 or MG_ERROR_EINVAL. */
 int sym_var_check(const sym_var *v);
 
 /* 1 for the MPI kinds (rank/size of world or a communicator), else 0. */
 int sym_var_is_mpi(int kind);
 /* 1 for SYM_VAR_FLOAT and SYM_VAR_DOUBLE, else 0. */
 int sym_var_is_float(int kind);
-/* The sort a kind must have: SYM_SORT_REAL for the float kinds, else SYM_SORT_INT. */
+/* The sort a kind must have: SYM_VAR_SORT_REAL for the float kinds, else SYM_VAR_SORT_INT. */
 int sym_var_kind_sort(int kind);
 
 /* A Real variable's value as the double its int64 carries, and back (bit copies). */

@@ -13,7 +13,7 @@ static int reserve(text_codec_buf *b, size_t more)
 {
     if (b->failed)
         return -1;
-    if (mg_array_reserve((void **)&b->p, &b->cap, b->len + more + 1, 1) != MG_OK) {
+    if (mg_array_reserve((void **)&b->p, &b->cap, b->len + more + 1, 1) != MG_ERROR_OK) {
         b->failed = 1;
         return -1;
     }
@@ -50,7 +50,7 @@ int text_codec_buf_finish(text_codec_buf *b, char **out, size_t *len)
     if (b->failed || reserve(b, 0)) {
         free(b->p);
         memset(b, 0, sizeof *b);
-        return MG_ENOMEM;
+        return MG_ERROR_ENOMEM;
     }
     b->p[b->len] = 0;
     *out = b->p;
@@ -165,8 +165,8 @@ int text_codec_cursor_version(text_codec_cursor *c, const char *magic, uint64_t 
     text_codec_cursor_word(c, magic);
     uint64_t v = text_codec_cursor_number(c, 10, UINT32_MAX);
     if (c->bad)
-        return MG_EFORMAT;
-    return v == version ? 0 : MG_EVERSION;
+        return MG_ERROR_EFORMAT;
+    return v == version ? 0 : MG_ERROR_EVERSION;
 }
 
 int text_codec_cursor_done(const text_codec_cursor *c)

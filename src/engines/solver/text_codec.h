@@ -20,8 +20,8 @@ void text_codec_buf_printf(text_codec_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Appends n bytes as lowercase hexadecimal. */
 void text_codec_buf_hex(text_codec_buf *b, const uint8_t *bytes, size_t n);
-/* Hands the NUL-terminated text to the caller (*len excludes the NUL). MG_ENOMEM (the buffer is
- * freed) when an append failed. */
+/* Hands the NUL-terminated text to the caller (*len excludes the NUL). MG_ERROR_ENOMEM (the buffer
+ * is freed) when an append failed. */
 int text_codec_buf_finish(text_codec_buf *b, char **out, size_t *len);
 
 typedef struct text_codec_cursor {
@@ -29,8 +29,8 @@ typedef struct text_codec_cursor {
     int bad; /* set by the first thing that does not fit; every later call then fails */
 } text_codec_cursor;
 
-/* A first line "MAGIC VERSION": 0 when it is version, MG_EVERSION for another number,
- * MG_EFORMAT when it is not that line. */
+/* A first line "MAGIC VERSION": 0 when it is version, MG_ERROR_EVERSION for another number,
+ * MG_ERROR_EFORMAT when it is not that line. */
 int text_codec_cursor_version(text_codec_cursor *c, const char *magic, uint64_t version);
 /* Consumes the literal word w and one separator (or the end of the text). */
 void text_codec_cursor_word(text_codec_cursor *c, const char *w);

@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     char name[128];
-    snprintf(name, sizeof name, MG_RANK_STATE_NAME_FORMAT, getenv(MG_ENV_JOB_TOKEN), 0);
+    snprintf(name, sizeof name, RANK_STATE_NAME_FORMAT, getenv(MG_ENV_JOB_TOKEN), 0);
     int fd = shm_open(name, O_RDONLY, 0);
     const rank_state *s = fd < 0 ? MAP_FAILED
                                     : mmap(NULL, sizeof *s, PROT_READ, MAP_SHARED, fd, 0);

@@ -14,32 +14,32 @@ static char token[64];
 
 static size_t encode_send(int32_t rank, uint64_t seq, uint8_t *buf, size_t cap)
 {
-    check_event ev = {.kind = CHECK_EV_ENTER,
-                      .func = CHECK_FN_SEND,
+    check_event ev = {.kind = CHECK_EVENT_EV_ENTER,
+                      .func = CHECK_EVENT_FN_SEND,
                       .rank = rank,
                       .seq = seq,
-                      .comm = CHECK_COMM_WORLD,
+                      .comm = CHECK_EVENT_COMM_WORLD,
                       .peer = 1 - rank,
                       .tag = 7,
-                      .root = CHECK_NO_ROOT,
+                      .root = CHECK_EVENT_NO_ROOT,
                       .count = 1,
                       .callsite = 0};
     size_t n = 0;
-    MG_CHECK_INT(check_event_encode(&ev, buf, cap, &n), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, buf, cap, &n), MG_ERROR_OK);
     return n;
 }
 
 static void test_ring_wraps(void)
 {
     event_ring_writer w;
-    MG_CHECK_INT(event_ring_create(&w, token, 0, 2, EVENT_RING_MIN_BYTES), MG_OK);
+    MG_CHECK_INT(event_ring_create(&w, token, 0, 2, EVENT_RING_MIN_BYTES), MG_ERROR_OK);
     event_ring_reader r;
-    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_OK);
+    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ERROR_OK);
     uint8_t rec[256], out[256];
     size_t n = encode_send(0, 1, rec, sizeof rec);
     /* Many times the capacity: every record crosses the end of the ring at some point. */
     for (int i = 0; i < 500; i++) {
-        MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_OK);
+        MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_ERROR_OK);
         uint32_t len = 0;
         MG_CHECK_INT(event_ring_read(&r, out, sizeof out, &len), 1);
         MG_CHECK_INT(len, n);
@@ -56,7 +56,7 @@ static void test_ring_wraps(void)
 static void test_full_ring_dead_reader(void)
 {
     event_ring_writer w;
-    MG_CHECK_INT(event_ring_create(&w, token, 1, 2, EVENT_RING_MIN_BYTES), MG_OK);
+    MG_CHECK_INT(event_ring_create(&w, token, 1, 2, EVENT_RING_MIN_BYTES), MG_ERROR_OK);
     pid_t child = fork();
     if (child == 0)
         _exit(0);
@@ -67,8 +67,8 @@ static void test_full_ring_dead_reader(void)
     int written = 0, dropped = 0;
     for (int i = 0; i < 100; i++) {
         int rc = event_ring_write(&w, rec, (uint32_t)n);
-        written += rc == MG_OK;
-        dropped += rc == MG_EFULL;
+        written += rc == MG_ERROR_OK;
+        dropped += rc == MG_ERROR_EFULL;
     }
     MG_CHECK(written > 0 && written < 100);
     MG_CHECK_INT(written + dropped, 100);
@@ -102,27 +102,27 @@ static void on_end(void *ctx, int rank, int end, uint64_t lost)
 static void test_agent_invalid_records(void)
 {
     event_ring_writer w;
-    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_OK);
+    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_ERROR_OK);
     check_agent *a;
-    MG_CHECK_INT(check_agent_create(token, 0, 1, &a), MG_OK);
+    MG_CHECK_INT(check_agent_create(token, 0, 1, &a), MG_ERROR_OK);
     uint8_t rec[256];
     size_t n = encode_send(0, 1, rec, sizeof rec);
-    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_OK);
+    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_ERROR_OK);
     n = encode_send(0, 2, rec, sizeof rec);
     rec[50] ^= 0x10;
-    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_OK);
+    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_ERROR_OK);
     n = encode_send(0, 3, rec, sizeof rec);
-    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n - 20), MG_OK);
+    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n - 20), MG_ERROR_OK);
     n = encode_send(0, 4, rec, sizeof rec);
-    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_OK);
+    MG_CHECK_INT(event_ring_write(&w, rec, (uint32_t)n), MG_ERROR_OK);
     seen s = {0};
     check_agent_sink sink = {&s, on_record, NULL, on_end};
     size_t records;
-    MG_CHECK_INT(check_agent_poll(a, &sink, 0, &records), MG_OK); /* attaches and drains */
+    MG_CHECK_INT(check_agent_poll(a, &sink, 0, &records), MG_ERROR_OK); /* attaches and drains */
     MG_CHECK_INT(records, 2);
     MG_CHECK_INT(s.ends, 0);
     event_ring_close(&w, EVENT_RING_FINALIZED);
-    MG_CHECK_INT(check_agent_poll(a, &sink, 0, &records), MG_OK);
+    MG_CHECK_INT(check_agent_poll(a, &sink, 0, &records), MG_ERROR_OK);
     MG_CHECK_INT(records, 0);
     MG_CHECK_INT(s.records, 2);
     MG_CHECK_INT(s.ends, 1);
@@ -139,16 +139,16 @@ static void test_agent_invalid_records(void)
 static void test_agent_corrupt_ring(void)
 {
     event_ring_writer w;
-    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_OK);
+    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_ERROR_OK);
     check_agent *a;
-    MG_CHECK_INT(check_agent_create(token, 0, 1, &a), MG_OK);
+    MG_CHECK_INT(check_agent_create(token, 0, 1, &a), MG_ERROR_OK);
     uint32_t huge = 1u << 30;
     memcpy(w.data, &huge, sizeof huge);
     atomic_store(&w.hdr->head, 64);
     seen s = {0};
     check_agent_sink sink = {&s, on_record, NULL, on_end};
     size_t records;
-    MG_CHECK_INT(check_agent_poll(a, &sink, 0, &records), MG_OK);
+    MG_CHECK_INT(check_agent_poll(a, &sink, 0, &records), MG_ERROR_OK);
     MG_CHECK_INT(s.records, 0);
     MG_CHECK_INT(s.last_end, CHECK_AGENT_CORRUPT);
     check_agent_destroy(a);
@@ -159,14 +159,14 @@ static void test_agent_corrupt_ring(void)
 static void test_ring_version(void)
 {
     event_ring_writer w;
-    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_OK);
+    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_ERROR_OK);
     w.hdr->version = EVENT_RING_VERSION + 1;
     event_ring_reader r;
-    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_EVERSION);
+    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ERROR_EVERSION);
     event_ring_close(&w, EVENT_RING_FINALIZED);
     /* No reader ever attached: the name stays for one, until the agent's end removes it. */
     MG_CHECK_INT(check_agent_remove_rings(token), 1);
-    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ENOENT);
+    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ERROR_ENOENT);
 }
 
 /* A ring caught between its sizing and its magic reads as not there yet (and one with a foreign
@@ -175,15 +175,15 @@ static void test_ring_version(void)
 static void test_ring_not_stamped(void)
 {
     event_ring_writer w;
-    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_OK);
+    MG_CHECK_INT(event_ring_create(&w, token, 0, 1, EVENT_RING_MIN_BYTES), MG_ERROR_OK);
     uint32_t magic = w.hdr->magic;
     event_ring_reader r;
     w.hdr->magic = 0;
-    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ENOENT);
+    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ERROR_ENOENT);
     w.hdr->magic = magic ^ 1u;
-    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_EVERSION);
+    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ERROR_EVERSION);
     w.hdr->magic = magic;
-    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_OK);
+    MG_CHECK_INT(event_ring_open(&r, token, 0), MG_ERROR_OK);
     event_ring_detach(&r);
     event_ring_close(&w, EVENT_RING_FINALIZED);
     MG_CHECK_INT(check_agent_remove_rings(token), 0);

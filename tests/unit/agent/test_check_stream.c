@@ -23,30 +23,30 @@
 
 static size_t encode_recv(uint8_t *buf, size_t cap)
 {
-    check_event ev = {.kind = CHECK_EV_ENTER,
-                      .func = CHECK_FN_RECV,
+    check_event ev = {.kind = CHECK_EVENT_EV_ENTER,
+                      .func = CHECK_EVENT_FN_RECV,
                       .rank = 1,
                       .seq = 1,
-                      .comm = CHECK_COMM_WORLD,
+                      .comm = CHECK_EVENT_COMM_WORLD,
                       .peer = 0,
-                      .root = CHECK_NO_ROOT};
+                      .root = CHECK_EVENT_NO_ROOT};
     size_t n = 0;
-    MG_CHECK_INT(check_event_encode(&ev, buf, cap, &n), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, buf, cap, &n), MG_ERROR_OK);
     return n;
 }
 
 /* A hang agent's STACK answer of an empty stack and a rank's published wait (agent_waits.h). */
 static size_t stack_with_wait(uint8_t *buf, size_t cap)
 {
-    rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
-    atomic_store(&st.wait_on, MG_WAIT_REQUESTS);
+    rank_state st = {.magic = RANK_STATE_MAGIC, .version = RANK_STATE_VERSION, .size = 4};
+    atomic_store(&st.wait_on, RANK_STATE_WAIT_REQUESTS);
     atomic_store(&st.posted, 2);
     atomic_store(&st.posted_peer[1], 3);
     atomic_store(&st.world_like_count, 1);
     agent_proto_buf b = {0};
-    MG_CHECK(agent_proto_frame_begin(&b, AGENT_MSG_STACK) == MG_OK &&
-             agent_proto_put_str(&b, "MPI_Waitall") == MG_OK &&
-             agent_proto_put_u32(&b, 0) == MG_OK && agent_waits_put(&b, &st) == MG_OK);
+    MG_CHECK(agent_proto_frame_begin(&b, AGENT_PROTO_MSG_STACK) == MG_ERROR_OK &&
+             agent_proto_put_str(&b, "MPI_Waitall") == MG_ERROR_OK &&
+             agent_proto_put_u32(&b, 0) == MG_ERROR_OK && agent_waits_put(&b, &st) == MG_ERROR_OK);
     agent_proto_frame_finish(&b);
     MG_CHECK(b.len <= cap);
     memcpy(buf, b.data, b.len);
@@ -76,12 +76,12 @@ static size_t good_stream(uint8_t *buf, size_t cap)
     uint8_t rec[256];
     size_t n = hello(buf, cap, 1, 2, "node1", NULL, 0, 3);
     size_t rn = encode_recv(rec, sizeof rec);
-    n += record_stream_pair(buf + n, cap - n, AGENT_MSG_WORLD, -1, 2, 0);
-    n += record_stream_frame(buf + n, cap - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
+    n += record_stream_pair(buf + n, cap - n, AGENT_PROTO_MSG_WORLD, -1, 2, 0);
+    n += record_stream_frame(buf + n, cap - n, AGENT_PROTO_MSG_RECORD, rec, (uint32_t)rn);
     n += record_stream_site(buf + n, cap - n, 1, 0x401234, "main", "app.c", 12,
                             RECORD_STREAM_SITE_PROCEDURE_LINE);
-    n += record_stream_pair(buf + n, cap - n, AGENT_MSG_STATE, 1, 0, 1);
-    n += record_stream_pair(buf + n, cap - n, AGENT_MSG_END, 1, 3, 7);
+    n += record_stream_pair(buf + n, cap - n, AGENT_PROTO_MSG_STATE, 1, 0, 1);
+    n += record_stream_pair(buf + n, cap - n, AGENT_PROTO_MSG_END, 1, 3, 7);
     record_stream_verdict v = {.rank = 1, .pid = 42, .world = 2, .cause = 3};
     snprintf(v.detail, sizeof v.detail, "not interposed");
     n += record_stream_observe(buf + n, cap - n, &v);
@@ -99,23 +99,23 @@ static void test_round_trip_byte_by_byte(void)
     char err[128];
     record_stream_verdict verdict = {0};
     for (size_t i = 0; i < n; i++) { /* frames split anywhere still come out whole */
-        MG_CHECK_INT(agent_proto_reader_push(&r, buf + i, 1), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(&r, buf + i, 1), MG_ERROR_OK);
         agent_proto_frame f;
         int rc;
         while ((rc = agent_proto_reader_next(&r, &f, err, sizeof err)) == 1) {
             frames++;
-            if (f.type == AGENT_MSG_HELLO)
-                MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_OK);
-            if (f.type == AGENT_MSG_OBSERVE)
-                MG_CHECK_INT(record_stream_parse_observe(&f, &verdict), MG_OK);
-            if (f.type == AGENT_MSG_SITE) {
+            if (f.type == AGENT_PROTO_MSG_HELLO)
+                MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_ERROR_OK);
+            if (f.type == AGENT_PROTO_MSG_OBSERVE)
+                MG_CHECK_INT(record_stream_parse_observe(&f, &verdict), MG_ERROR_OK);
+            if (f.type == AGENT_PROTO_MSG_SITE) {
                 int32_t rank, line;
                 uint64_t addr;
                 char fn[64], file[64];
                 uint8_t flags;
                 MG_CHECK_INT(record_stream_parse_site(&f, &rank, &addr, fn, sizeof fn, file,
                                                       sizeof file, &line, &flags),
-                             MG_OK);
+                             MG_ERROR_OK);
                 MG_CHECK_INT(flags, RECORD_STREAM_SITE_PROCEDURE_LINE);
                 MG_CHECK_STR(fn, "main");
                 MG_CHECK_STR(file, "app.c");
@@ -161,50 +161,50 @@ static void test_malformed_streams(void)
     char err[128] = "";
     memcpy(bad, buf, n);
     bad[0] ^= 0xff;
-    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "magic") != NULL);
     memcpy(bad, buf, n);
     bad[4] = 99;
-    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_EVERSION);
+    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_ERROR_EVERSION);
     MG_CHECK(strstr(err, "version 99") != NULL);
     memcpy(bad, buf, n);
     bad[RECORD_STREAM_HELLO_SIZE + 6] = 77; /* the second frame's type */
-    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "type 77") != NULL);
     memcpy(bad, buf, n);
     bad[RECORD_STREAM_HELLO_SIZE + 11] = 0x7f; /* a length of about 2 GB */
-    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(first_error(bad, n, err, sizeof err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "announces") != NULL);
     MG_CHECK_INT(first_error(buf, n - 3, err, sizeof err), 1); /* truncated: bytes left over */
 }
 
-static const uint8_t run_secret[AGENT_SECRET_BYTES] = "0123456789abcdef0123456789abcdef";
+static const uint8_t run_secret[AGENT_PROTO_SECRET_BYTES] = "0123456789abcdef0123456789abcdef";
 
 static void test_secret(void)
 {
-    uint8_t secret[AGENT_SECRET_BYTES], other[AGENT_SECRET_BYTES], frame[AGENT_AUTH_SIZE];
-    char hex[2 * AGENT_SECRET_BYTES + 1];
-    MG_CHECK_INT(agent_proto_secret_new(secret), MG_OK);
-    MG_CHECK_INT(agent_proto_secret_new(other), MG_OK);
+    uint8_t secret[AGENT_PROTO_SECRET_BYTES], other[AGENT_PROTO_SECRET_BYTES], frame[AGENT_PROTO_AUTH_SIZE];
+    char hex[2 * AGENT_PROTO_SECRET_BYTES + 1];
+    MG_CHECK_INT(agent_proto_secret_new(secret), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_secret_new(other), MG_ERROR_OK);
     MG_CHECK(memcmp(secret, other, sizeof secret) != 0);
     agent_proto_secret_format(secret, hex);
-    MG_CHECK_INT((int)strlen(hex), 2 * AGENT_SECRET_BYTES);
-    MG_CHECK_INT(agent_proto_secret_parse(hex, other), MG_OK);
+    MG_CHECK_INT((int)strlen(hex), 2 * AGENT_PROTO_SECRET_BYTES);
+    MG_CHECK_INT(agent_proto_secret_parse(hex, other), MG_ERROR_OK);
     MG_CHECK(memcmp(secret, other, sizeof secret) == 0);
-    MG_CHECK_INT(agent_proto_secret_parse(NULL, other), MG_EFORMAT);
-    MG_CHECK_INT(agent_proto_secret_parse("abcd", other), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_secret_parse(NULL, other), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(agent_proto_secret_parse("abcd", other), MG_ERROR_EFORMAT);
     hex[7] = 'g';
-    MG_CHECK_INT(agent_proto_secret_parse(hex, other), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_secret_parse(hex, other), MG_ERROR_EFORMAT);
     agent_proto_auth_put(frame, secret);
-    MG_CHECK_INT(agent_proto_auth_check(frame, secret), MG_OK);
-    for (unsigned i = 0; i < AGENT_AUTH_SIZE; i++) { /* any byte wrong, header or secret */
+    MG_CHECK_INT(agent_proto_auth_check(frame, secret), MG_ERROR_OK);
+    for (unsigned i = 0; i < AGENT_PROTO_AUTH_SIZE; i++) { /* any byte wrong, header or secret */
         frame[i] ^= 0x20;
-        MG_CHECK_INT(agent_proto_auth_check(frame, secret), MG_EPERM);
+        MG_CHECK_INT(agent_proto_auth_check(frame, secret), MG_ERROR_EPERM);
         frame[i] ^= 0x20;
     }
-    uint8_t first[AGENT_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
+    uint8_t first[AGENT_PROTO_AUTH_SIZE] = {0}; /* an agent without the secret starts with its hello */
     hello(first, sizeof first, 0, 1, "node0", NULL, 0, 0);
-    MG_CHECK_INT(agent_proto_auth_check(first, secret), MG_EPERM);
+    MG_CHECK_INT(agent_proto_auth_check(first, secret), MG_ERROR_EPERM);
 }
 
 /* Every decoder a received frame meets, as the detector and the hang front call them. Returns
@@ -213,9 +213,9 @@ static int decode_all(const uint8_t *buf, size_t n)
 {
     agent_proto_reader r;
     agent_proto_reader_init(&r);
-    MG_CHECK_INT(agent_proto_reader_push(&r, buf, n), MG_OK);
+    MG_CHECK_INT(agent_proto_reader_push(&r, buf, n), MG_ERROR_OK);
     int frames = 0, rc = agent_proto_reader_auth(&r, run_secret);
-    MG_CHECK(rc == 1 || rc == 0 || rc == MG_EPERM);
+    MG_CHECK(rc == 1 || rc == 0 || rc == MG_ERROR_EPERM);
     record_decoder dec = {0};
     agent_proto_frame f;
     char err[256] = "";
@@ -240,16 +240,16 @@ static int decode_all(const uint8_t *buf, size_t n)
         rank_state copy;
         bool published;
         uint32_t nframes;
-        if (agent_proto_get_str(&stack, fn, sizeof fn) == MG_OK &&
-            agent_proto_get_u32(&stack, &nframes) == MG_OK && nframes == 0)
+        if (agent_proto_get_str(&stack, fn, sizeof fn) == MG_ERROR_OK &&
+            agent_proto_get_u32(&stack, &nframes) == MG_ERROR_OK && nframes == 0)
             prc |= agent_waits_get(&stack, &copy, &published);
         MG_CHECK(stack.p <= stack.end);
-        while (agent_proto_get_reading(&c, &reading) == MG_OK ||
-               agent_proto_get_str(&c, fn, sizeof fn) == MG_OK)
+        while (agent_proto_get_reading(&c, &reading) == MG_ERROR_OK ||
+               agent_proto_get_str(&c, fn, sizeof fn) == MG_ERROR_OK)
             MG_CHECK(c.p <= c.end);
         (void)prc; /* a frame may be malformed for every parser but the one of its type */
     }
-    MG_CHECK(rc == 0 || rc == MG_EPERM || ((rc == MG_EFORMAT || rc == MG_EVERSION) && err[0]));
+    MG_CHECK(rc == 0 || rc == MG_ERROR_EPERM || ((rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION) && err[0]));
     record_decoder_free(&dec);
     agent_proto_reader_free(&r);
     return frames;
@@ -259,7 +259,7 @@ static void test_fuzzed_frames(void)
 {
     uint8_t good[1800], buf[1800];
     agent_proto_auth_put(good, run_secret);
-    size_t n = AGENT_AUTH_SIZE + good_stream(good + AGENT_AUTH_SIZE, sizeof good - AGENT_AUTH_SIZE);
+    size_t n = AGENT_PROTO_AUTH_SIZE + good_stream(good + AGENT_PROTO_AUTH_SIZE, sizeof good - AGENT_PROTO_AUTH_SIZE);
     n += stack_with_wait(good + n, sizeof good - n);
     MG_CHECK_INT(decode_all(good, n), 8);
     mg_rng rng;
@@ -270,14 +270,14 @@ static void test_fuzzed_frames(void)
         switch (i % 4) {
         case 0: /* a few bytes flipped after the secret */
             for (uint64_t k = 1 + mg_rng_below(&rng, 4); k > 0; k--)
-                buf[AGENT_AUTH_SIZE + mg_rng_below(&rng, n - AGENT_AUTH_SIZE)] ^=
+                buf[AGENT_PROTO_AUTH_SIZE + mg_rng_below(&rng, n - AGENT_PROTO_AUTH_SIZE)] ^=
                     (uint8_t)(1 + mg_rng_below(&rng, 255));
             break;
         case 1: /* truncated anywhere */
             len = mg_rng_below(&rng, n);
             break;
         case 2: /* random bytes after the secret */
-            for (size_t k = AGENT_AUTH_SIZE; k < n; k++)
+            for (size_t k = AGENT_PROTO_AUTH_SIZE; k < n; k++)
                 buf[k] = (uint8_t)mg_rng_next(&rng);
             break;
         default: /* random bytes from the start: refused before any frame is read */
@@ -299,7 +299,7 @@ typedef struct got {
 static void g_record(void *c, const check_event *ev, const uint8_t *b, size_t l)
 {
     (void)b, (void)l;
-    ((got *)c)->records += ev->func == CHECK_FN_RECV;
+    ((got *)c)->records += ev->func == CHECK_EVENT_FN_RECV;
 }
 static void g_site(void *c, int rank, uint64_t addr, const site_resolver_info *s)
 {
@@ -367,29 +367,29 @@ static void test_listener_survives_a_corrupt_agent(void)
     MG_CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0 &&
              getsockname(fd, (struct sockaddr *)&sa, &salen) == 0);
     port = ntohs(sa.sin_port);
-    MG_CHECK_INT(check_remote_create(fd, 3, run_secret, &rem), MG_OK);
-    uint8_t buf[1024], rec[256], wrong[AGENT_SECRET_BYTES];
+    MG_CHECK_INT(check_remote_create(fd, 3, run_secret, &rem), MG_ERROR_OK);
+    uint8_t buf[1024], rec[256], wrong[AGENT_PROTO_SECRET_BYTES];
     memcpy(wrong, run_secret, sizeof wrong);
     wrong[31] ^= 1;
     int strangers[3];
     for (int i = 0; i < 3; i++) {
         strangers[i] = connect_port(port);
         agent_proto_auth_put(buf, wrong);
-        size_t len = i == 0 ? AGENT_AUTH_SIZE : i == 1 ? good_stream(buf, sizeof buf) : sizeof buf;
+        size_t len = i == 0 ? AGENT_PROTO_AUTH_SIZE : i == 1 ? good_stream(buf, sizeof buf) : sizeof buf;
         MG_CHECK(write(strangers[i], buf, len) == (ssize_t)len);
     }
     agent_proto_auth_put(buf, run_secret);
-    size_t n = AGENT_AUTH_SIZE + good_stream(buf + AGENT_AUTH_SIZE, sizeof buf - AGENT_AUTH_SIZE);
+    size_t n = AGENT_PROTO_AUTH_SIZE + good_stream(buf + AGENT_PROTO_AUTH_SIZE, sizeof buf - AGENT_PROTO_AUTH_SIZE);
     int a = connect_port(port), b = connect_port(port), huge = connect_port(port);
     MG_CHECK(write(a, buf, n) == (ssize_t)n);
-    MG_CHECK(write(huge, buf, AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE) ==
-             (ssize_t)(AGENT_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE));
-    agent_proto_frame_header_put(rec, AGENT_MSG_RECORD, 0x7fffffffU);
-    MG_CHECK(write(huge, rec, AGENT_FRAME_HEADER) == AGENT_FRAME_HEADER);
-    size_t m = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
+    MG_CHECK(write(huge, buf, AGENT_PROTO_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE) ==
+             (ssize_t)(AGENT_PROTO_AUTH_SIZE + RECORD_STREAM_HELLO_SIZE));
+    agent_proto_frame_header_put(rec, AGENT_PROTO_MSG_RECORD, 0x7fffffffU);
+    MG_CHECK(write(huge, rec, AGENT_PROTO_FRAME_HEADER) == AGENT_PROTO_FRAME_HEADER);
+    size_t m = AGENT_PROTO_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
     agent_proto_auth_put(buf, run_secret);
     m += hello(buf + m, sizeof buf - m, 0, 2, "node0", NULL, 0, 0);
-    m += record_stream_frame(buf + m, sizeof buf - m, AGENT_MSG_RECORD, rec, (uint32_t)rn);
+    m += record_stream_frame(buf + m, sizeof buf - m, AGENT_PROTO_MSG_RECORD, rec, (uint32_t)rn);
     memcpy(buf + m, "\x09garbage-garbage", 16);
     MG_CHECK(write(b, buf, m + 16) == (ssize_t)(m + 16));
     close(a);
@@ -400,7 +400,7 @@ static void test_listener_survives_a_corrupt_agent(void)
         {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, NULL};
     for (int i = 0; i < 50 && !check_remote_done(rem); i++) {
         size_t records;
-        MG_CHECK_INT(check_remote_poll(rem, &sink, 100, &records), MG_OK);
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 100, &records), MG_ERROR_OK);
     }
     MG_CHECK(check_remote_done(rem));
     MG_CHECK_INT(g.records, 2);
@@ -430,20 +430,20 @@ static void test_answers_wait_for_a_full_socket(void)
              setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof small) == 0 &&
              setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &small, sizeof small) == 0);
     check_remote *rem;
-    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
-    MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_OK);
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_ERROR_OK);
+    MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_ERROR_OK);
     uint8_t buf[1024];
     agent_proto_auth_put(buf, run_secret);
-    size_t n = AGENT_AUTH_SIZE;
+    size_t n = AGENT_PROTO_AUTH_SIZE;
     n += hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0, 0);
     /* the leaf's share, which the answers go by, is known with the world's size */
-    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, WORLD, 0);
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_PROTO_MSG_WORLD, -1, WORLD, 0);
     MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
     got g = {0};
     check_remote_sink sink = {
         {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
     size_t records;
-    MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_OK);
+    MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_ERROR_OK);
     /* share 0 of 1: the block of the whole world, told once the world size came */
     MG_CHECK_INT(g.shares, 1);
     MG_CHECK_INT(g.share_n, WORLD);
@@ -457,20 +457,20 @@ static void test_answers_wait_for_a_full_socket(void)
     for (int rounds = 0; heard < ANSWERS && rounds < 1000000; rounds++) {
         ssize_t got_bytes = recv(sv[1], buf, 700, MSG_DONTWAIT);
         if (got_bytes > 0)
-            MG_CHECK_INT(agent_proto_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
+            MG_CHECK_INT(agent_proto_reader_push(&reader, buf, (size_t)got_bytes), MG_ERROR_OK);
         agent_proto_frame f;
         char err[200];
         int rc;
         while ((rc = agent_proto_reader_next(&reader, &f, err, sizeof err)) == 1) {
             int32_t rank, reserved;
             uint64_t seq;
-            MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_OK);
-            in_order &= f.type == AGENT_MSG_COMPLETED && seq == (uint64_t)heard &&
+            MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_ERROR_OK);
+            in_order &= f.type == AGENT_PROTO_MSG_COMPLETED && seq == (uint64_t)heard &&
                         rank == heard % WORLD;
             heard++;
         }
         MG_CHECK_INT(rc, 0); /* no cut frame */
-        MG_CHECK_INT(check_remote_poll(rem, &sink, 0, &records), MG_OK);
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 0, &records), MG_ERROR_OK);
     }
     MG_CHECK_INT(heard, ANSWERS);
     MG_CHECK(in_order);
@@ -487,15 +487,15 @@ static void open_leaf(check_remote *rem, int fd, uint32_t share, uint32_t shares
 {
     uint8_t buf[512];
     agent_proto_auth_put(buf, run_secret);
-    size_t len = AGENT_AUTH_SIZE;
+    size_t len = AGENT_PROTO_AUTH_SIZE;
     len += hello(buf + len, sizeof buf - len, share, shares, "n2", ranks, n, n);
-    len += record_stream_pair(buf + len, sizeof buf - len, AGENT_MSG_WORLD, -1, world, 0);
+    len += record_stream_pair(buf + len, sizeof buf - len, AGENT_PROTO_MSG_WORLD, -1, world, 0);
     MG_CHECK(write(fd, buf, len) == (ssize_t)len);
     check_remote_sink sink = {
         {g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
     size_t records;
     for (int i = 0; i < 50 && !g->shares; i++)
-        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_ERROR_OK);
 }
 
 /* The next frame the leaf's end of a socket holds: its type, or -1 when none is there. */
@@ -504,7 +504,7 @@ static int next_answer(int fd, agent_proto_reader *reader)
     uint8_t buf[256];
     ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
     if (n > 0)
-        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_ERROR_OK);
     agent_proto_frame f;
     char err[200];
     return agent_proto_reader_next(reader, &f, err, sizeof err) == 1 ? (int)f.type : -1;
@@ -518,24 +518,24 @@ static void test_no_release_after_no_more(void)
     int sv[2];
     MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
     check_remote *rem;
-    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
-    MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_OK);
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_ERROR_OK);
+    MG_CHECK_INT(check_remote_adopt_leaf(rem, sv[0], 0, 1), MG_ERROR_OK);
     got g = {0};
     open_leaf(rem, sv[1], 0, 1, NULL, 0, 2, &g);
     agent_proto_reader reader;
     agent_proto_reader_init(&reader);
     check_remote_release(rem);
-    MG_CHECK_INT(next_answer(sv[1], &reader), AGENT_MSG_RELEASE);
+    MG_CHECK_INT(next_answer(sv[1], &reader), AGENT_PROTO_MSG_RELEASE);
     /* the leaf's children ended, with no answer written to it: the root says NO_MORE */
     uint8_t buf[64];
-    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_ENDED, -1, 0, 0);
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_ENDED, -1, 0, 0);
     MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
     check_remote_sink sink = {
         {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, g_share};
     size_t records;
-    MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_OK);
+    MG_CHECK_INT(check_remote_poll(rem, &sink, 1000, &records), MG_ERROR_OK);
     check_remote_answer(rem, NULL, 0);
-    MG_CHECK_INT(next_answer(sv[1], &reader), AGENT_MSG_NO_MORE);
+    MG_CHECK_INT(next_answer(sv[1], &reader), AGENT_PROTO_MSG_NO_MORE);
     check_remote_release(rem);
     MG_CHECK_INT(next_answer(sv[1], &reader), -1);
     agent_proto_reader_free(&reader);
@@ -552,17 +552,17 @@ static void test_ranks_found_from_streams(void)
     MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
     job_session job = {.tool = "check"};
     check_feed f = {.job = &job};
-    MG_CHECK_INT(site_resolver_create(&f.sites), MG_OK);
-    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &f.remote), MG_OK);
-    MG_CHECK_INT(check_remote_adopt_leaf(f.remote, sv[0], 0, 1), MG_OK);
+    MG_CHECK_INT(site_resolver_create(&f.sites), MG_ERROR_OK);
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &f.remote), MG_ERROR_OK);
+    MG_CHECK_INT(check_remote_adopt_leaf(f.remote, sv[0], 0, 1), MG_ERROR_OK);
     uint8_t buf[2048], rec[256];
     agent_proto_auth_put(buf, run_secret);
-    size_t n = AGENT_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
+    size_t n = AGENT_PROTO_AUTH_SIZE, rn = encode_recv(rec, sizeof rec);
     n += hello(buf + n, sizeof buf - n, 0, 1, "leaf", NULL, 0, 0);
-    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 2, 0);
-    n += record_stream_frame(buf + n, sizeof buf - n, AGENT_MSG_RECORD, rec, (uint32_t)rn);
-    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 1, CHECK_AGENT_FINALIZED, 0);
-    record_stream_verdict v = {.rank = 1, .pid = 4242, .world = 2, .cause = MG_OBSERVE_OK};
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_PROTO_MSG_WORLD, -1, 2, 0);
+    n += record_stream_frame(buf + n, sizeof buf - n, AGENT_PROTO_MSG_RECORD, rec, (uint32_t)rn);
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_PROTO_MSG_END, 1, CHECK_AGENT_FINALIZED, 0);
+    record_stream_verdict v = {.rank = 1, .pid = 4242, .world = 2, .cause = RANK_OBSERVE_OK};
     n += record_stream_observe(buf + n, sizeof buf - n, &v);
     MG_CHECK(write(sv[1], buf, n) == (ssize_t)n);
     for (int round = 0; round < 50 && job.found == 0; round++)
@@ -589,16 +589,16 @@ static void test_share_of_a_node(void)
     record_stream_hello_fields h;
     size_t len = hello(buf, sizeof buf, 1, 3, "n2", unordered, 2, 2);
     char why[200];
-    MG_CHECK_INT(agent_proto_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
-    f.payload = buf + AGENT_FRAME_HEADER;
-    MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
-    MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_ERROR_OK);
+    f.payload = buf + AGENT_PROTO_FRAME_HEADER;
+    MG_CHECK_INT(f.length + AGENT_PROTO_FRAME_HEADER, len);
+    MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_ERROR_EFORMAT);
 
     int sv[2];
     MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
     check_remote *rem;
-    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_OK);
-    MG_CHECK_INT(check_remote_adopt(rem, sv[0]), MG_OK);
+    MG_CHECK_INT(check_remote_create(-1, 1, run_secret, &rem), MG_ERROR_OK);
+    MG_CHECK_INT(check_remote_adopt(rem, sv[0]), MG_ERROR_OK);
     got g = {0};
     open_leaf(rem, sv[1], 1, 3, mine, 2, 6, &g);
     MG_CHECK_INT(g.shares, 1);
@@ -611,13 +611,13 @@ static void test_share_of_a_node(void)
     agent_proto_reader_init(&reader);
     ssize_t got_bytes = recv(sv[1], buf, sizeof buf, 0);
     MG_CHECK(got_bytes > 0);
-    MG_CHECK_INT(agent_proto_reader_push(&reader, buf, (size_t)got_bytes), MG_OK);
+    MG_CHECK_INT(agent_proto_reader_push(&reader, buf, (size_t)got_bytes), MG_ERROR_OK);
     char err[200];
     MG_CHECK_INT(agent_proto_reader_next(&reader, &f, err, sizeof err), 1);
     int32_t rank, reserved;
     uint64_t seq;
-    MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_OK);
-    MG_CHECK_INT(f.type, AGENT_MSG_COMPLETED);
+    MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &seq), MG_ERROR_OK);
+    MG_CHECK_INT(f.type, AGENT_PROTO_MSG_COMPLETED);
     MG_CHECK_INT(rank, 4);
     MG_CHECK_INT(seq, 9);
     MG_CHECK_INT(recv(sv[1], buf, sizeof buf, MSG_DONTWAIT), -1); /* nothing for rank 3 */
@@ -635,16 +635,16 @@ static void test_rank_claimed_twice(void)
     int sv[2][2];
     job_session job = {.tool = "check"};
     check_feed f = {.job = &job, .leaves = 2};
-    MG_CHECK_INT(site_resolver_create(&f.sites), MG_OK);
-    MG_CHECK_INT(check_remote_create(-1, 2, run_secret, &f.remote), MG_OK);
+    MG_CHECK_INT(site_resolver_create(&f.sites), MG_ERROR_OK);
+    MG_CHECK_INT(check_remote_create(-1, 2, run_secret, &f.remote), MG_ERROR_OK);
     for (int k = 0; k < 2; k++) {
         MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[k]) == 0);
-        MG_CHECK_INT(check_remote_adopt(f.remote, sv[k][0]), MG_OK);
+        MG_CHECK_INT(check_remote_adopt(f.remote, sv[k][0]), MG_ERROR_OK);
         uint8_t buf[512];
         agent_proto_auth_put(buf, run_secret);
-        size_t n = AGENT_AUTH_SIZE;
+        size_t n = AGENT_PROTO_AUTH_SIZE;
         n += hello(buf + n, sizeof buf - n, (uint32_t)k, 2, k ? "n2" : "n1", shares[k], 2, 2);
-        n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_WORLD, -1, 3, 0);
+        n += record_stream_pair(buf + n, sizeof buf - n, AGENT_PROTO_MSG_WORLD, -1, 3, 0);
         MG_CHECK(write(sv[k][1], buf, n) == (ssize_t)n);
     }
     for (int round = 0; round < 50 && !f.failed; round++)
@@ -671,19 +671,19 @@ static void test_node_counts(void)
     record_stream_hello_fields h;
     size_t len = hello(buf, sizeof buf, 0, 0, "n1", NULL, 0, AGENT_PROTO_MAX_WORLD + 1);
     char why[200];
-    MG_CHECK_INT(agent_proto_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_OK);
-    f.payload = buf + AGENT_FRAME_HEADER;
-    MG_CHECK_INT(f.length + AGENT_FRAME_HEADER, len);
-    MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_EFORMAT);
+    MG_CHECK_INT(agent_proto_frame_header_get(buf, &f.type, &f.length, why, sizeof why), MG_ERROR_OK);
+    f.payload = buf + AGENT_PROTO_FRAME_HEADER;
+    MG_CHECK_INT(f.length + AGENT_PROTO_FRAME_HEADER, len);
+    MG_CHECK_INT(record_stream_parse_hello(&f, &h, 1), MG_ERROR_EFORMAT);
 
     int sv[2][2];
     check_remote *rem;
-    MG_CHECK_INT(check_remote_create(-1, 0, run_secret, &rem), MG_OK);
+    MG_CHECK_INT(check_remote_create(-1, 0, run_secret, &rem), MG_ERROR_OK);
     for (int k = 0; k < 2; k++) {
         MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv[k]) == 0);
-        MG_CHECK_INT(check_remote_adopt(rem, sv[k][0]), MG_OK);
+        MG_CHECK_INT(check_remote_adopt(rem, sv[k][0]), MG_ERROR_OK);
         agent_proto_auth_put(buf, run_secret);
-        len = AGENT_AUTH_SIZE + hello(buf + AGENT_AUTH_SIZE, sizeof buf - AGENT_AUTH_SIZE, 0, 0,
+        len = AGENT_PROTO_AUTH_SIZE + hello(buf + AGENT_PROTO_AUTH_SIZE, sizeof buf - AGENT_PROTO_AUTH_SIZE, 0, 0,
                                       k ? "n2" : "n1", NULL, 0, k ? 0 : 2);
         MG_CHECK(write(sv[k][1], buf, len) == (ssize_t)len);
     }
@@ -693,7 +693,7 @@ static void test_node_counts(void)
     rank_observe_agent agents[CHECK_REMOTE_MAX_AGENTS] = {{0}};
     size_t records;
     for (int i = 0; i < 50 && !agents[0].announced; i++) {
-        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_ERROR_OK);
         check_remote_agents(rem, agents);
     }
     MG_CHECK_INT(check_remote_agents(rem, agents), 2);
@@ -702,7 +702,7 @@ static void test_node_counts(void)
     MG_CHECK(!agents[0].gone && !agents[1].gone);
     close(sv[0][1]);
     for (int i = 0; i < 50 && !g.closed; i++)
-        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_OK);
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 20, &records), MG_ERROR_OK);
     check_remote_agents(rem, agents);
     MG_CHECK(agents[0].gone && !agents[1].gone);
     check_remote_destroy(rem);

@@ -89,18 +89,18 @@ static void wait_to_run_past(pid_t pid, int64_t cpu_ns)
 static agent_proto_reading read_rank0(int fd, int kind, agent_proto_buf *b)
 {
     agent_proto_reading r = agent_reads_unseen(0);
-    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READ), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_PROTO_MSG_READ), MG_ERROR_OK);
     MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)kind) || agent_proto_put_u32(b, 1) || agent_proto_put_u32(b, 0),
-                 MG_OK);
+                 MG_ERROR_OK);
     agent_proto_frame_finish(b);
-    MG_CHECK_INT(agent_proto_send(fd, b), MG_OK);
+    MG_CHECK_INT(agent_proto_send(fd, b), MG_ERROR_OK);
     agent_proto_msg_type type;
     agent_proto_cursor c;
     uint32_t count = 0;
     char err[160];
-    MG_CHECK_INT(agent_proto_recv(fd, b, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK(type == AGENT_MSG_READINGS && agent_proto_get_u32(&c, &count) == MG_OK && count == 1);
-    MG_CHECK_INT(agent_proto_get_reading(&c, &r), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, b, &type, &c, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK(type == AGENT_PROTO_MSG_READINGS && agent_proto_get_u32(&c, &count) == MG_ERROR_OK && count == 1);
+    MG_CHECK_INT(agent_proto_get_reading(&c, &r), MG_ERROR_OK);
     return r;
 }
 
@@ -116,12 +116,12 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK(listener >= 0 && bind(listener, (struct sockaddr *)&addr, sizeof addr) == 0 &&
              listen(listener, 1) == 0 &&
              getsockname(listener, (struct sockaddr *)&addr, &len) == 0);
-    uint8_t secret[AGENT_SECRET_BYTES] = {7};
+    uint8_t secret[AGENT_PROTO_SECRET_BYTES] = {7};
     agent_run run = {.params = {.host = "127.0.0.1",
                                 .port = ntohs(addr.sin_port),
                                 .token = token,
                                 .secret = secret,
-                                .kind = MG_PROBE_PTRACE,
+                                .kind = RANK_PROBE_PTRACE,
                                 .first_rank = 0,
                                 .last_rank = 0,
                                 .discover_seconds = 20},
@@ -130,13 +130,13 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     MG_CHECK_INT(pthread_create(&thread, NULL, agent_main, &run), 0);
     int fd = accept(listener, NULL, NULL);
     MG_CHECK(fd >= 0);
-    MG_CHECK_INT(agent_proto_auth_recv(fd, secret), MG_OK);
+    MG_CHECK_INT(agent_proto_auth_recv(fd, secret), MG_ERROR_OK);
     agent_proto_buf b = {0};
     agent_proto_msg_type type;
     agent_proto_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_proto_recv(fd, &b, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK_INT(type, AGENT_MSG_HELLO);
+    MG_CHECK_INT(agent_proto_recv(fd, &b, &type, &c, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(type, AGENT_PROTO_MSG_HELLO);
 
     /* the first reading samples the rank: a stop. It waits until the rank has run: the kernel
      * adds a running task's CPU time at its ticks and switches, so a rank just started reads 0
@@ -149,7 +149,7 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     int tries = 0;
     do {
         before = voluntary_switches(rank);
-        full = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
+        full = read_rank0(fd, AGENT_READS_CPU_TIME, &b);
         usleep(200000); /* a stop that came late is counted before the gap-only readings */
         sampled = voluntary_switches(rank);
     } while ((sampled <= before || full.held_ns <= 0) && ++tries < 20);
@@ -164,7 +164,7 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     for (int k = 0; k < 3; k++) {
         agent_proto_reading last = gap;
         wait_to_run_past(rank, last.cpu_time_ns);
-        gap = read_rank0(fd, AGENT_READ_GAP_ONLY, &b);
+        gap = read_rank0(fd, AGENT_READS_GAP_ONLY, &b);
         MG_CHECK(!gap.unseen && !gap.exited && !gap.in_mpi);
         MG_CHECK(gap.cpu_time_ns > last.cpu_time_ns);
         MG_CHECK(gap.held_ns == 0 && gap.frozen_ns == 0);
@@ -172,15 +172,15 @@ static void gap_only_read_through_an_agent_stops_no_rank(void)
     long retaken = voluntary_switches(rank);
     MG_CHECK_INT(retaken, sampled);
     /* the scan after them stops it again: the count above would have seen a stop */
-    agent_proto_reading scan = read_rank0(fd, AGENT_READ_CPU_TIME, &b);
+    agent_proto_reading scan = read_rank0(fd, AGENT_READS_CPU_TIME, &b);
     MG_CHECK(!scan.unseen && scan.cpu_time_ns >= gap.cpu_time_ns && scan.held_ns > 0);
     MG_CHECK(voluntary_switches(rank) > retaken);
 
-    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_BYE), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_PROTO_MSG_BYE), MG_ERROR_OK);
     agent_proto_frame_finish(&b);
-    MG_CHECK_INT(agent_proto_send(fd, &b), MG_OK);
+    MG_CHECK_INT(agent_proto_send(fd, &b), MG_ERROR_OK);
     pthread_join(thread, NULL);
-    MG_CHECK_INT(run.rc, MG_OK);
+    MG_CHECK_INT(run.rc, MG_ERROR_OK);
     close(fd);
     close(listener);
     agent_proto_buf_free(&b);

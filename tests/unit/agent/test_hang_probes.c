@@ -23,7 +23,7 @@ static void a_refused_rank_is_unreadable_until_gone(void)
     job_session_rank rank = {.pid = child};
     job_session js = {.tool = "test", .ranks = &rank, .nranks = 1, .found = 1};
     hang_probes p = {.job = &js,
-                     .kind = MG_PROBE_PTRACE,
+                     .kind = RANK_PROBE_PTRACE,
                      .probe = calloc(1, sizeof(rank_probe *)),
                      .warned = calloc(1, 1)};
     struct hang_watch_reading r;

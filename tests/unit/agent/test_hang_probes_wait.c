@@ -20,7 +20,7 @@ static void recv_from_6(rank_state *s)
     atomic_store(&s->world_like_count, 1);
     atomic_store(&s->current_fn, MG_FN_Recv);
     atomic_store(&s->threads_in_mpi, 1);
-    atomic_store(&s->wait_on, MG_WAIT_PEER);
+    atomic_store(&s->wait_on, RANK_STATE_WAIT_PEER);
     atomic_store(&s->wait_peer, 6);
     atomic_store(&s->wait_tag, 3);
     atomic_store(&s->wait_comm, WORLD);

@@ -34,13 +34,13 @@ static void *relay_main(void *arg)
 
 static void send_read(int fd, agent_proto_buf *b, int kind, const int32_t *ranks, uint32_t n)
 {
-    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)kind), MG_OK);
-    MG_CHECK_INT(agent_proto_put_u32(b, n), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_PROTO_MSG_READ), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)kind), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_put_u32(b, n), MG_ERROR_OK);
     for (uint32_t i = 0; i < n; i++)
-        MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)ranks[i]), MG_OK);
+        MG_CHECK_INT(agent_proto_put_u32(b, (uint32_t)ranks[i]), MG_ERROR_OK);
     agent_proto_frame_finish(b);
-    MG_CHECK_INT(agent_proto_send(fd, b), MG_OK);
+    MG_CHECK_INT(agent_proto_send(fd, b), MG_ERROR_OK);
 }
 
 /* An agent's reading: its slices say the kind it was asked for; its held time (50 ns per rank and
@@ -64,16 +64,16 @@ static void agent_answers(int fd, int agent, int kind, const int32_t *want, uint
     agent_proto_msg_type type;
     agent_proto_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_ERROR_OK);
     int ranks[4], asked = -1;
     size_t count = 0;
-    MG_CHECK_INT(agent_reads_ranks(type, &c, &asked, ranks, 4, &count, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_reads_ranks(type, &c, &asked, ranks, 4, &count, err, sizeof err), MG_ERROR_OK);
     MG_CHECK_INT(asked, kind);
     MG_CHECK_INT(count, n);
     for (uint32_t i = 0; i < n && i < count; i++)
         MG_CHECK_INT(ranks[i], want[i]);
-    MG_CHECK_INT(agent_reads_answer(type, &c, read_as_agent, &agent, out, err, sizeof err), MG_OK);
-    MG_CHECK_INT(agent_proto_send(fd, out), MG_OK);
+    MG_CHECK_INT(agent_reads_answer(type, &c, read_as_agent, &agent, out, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_send(fd, out), MG_ERROR_OK);
 }
 
 /* The front takes the relay's READINGS and checks each rank's reading: agent's counter, unseen
@@ -87,12 +87,12 @@ static void front_takes(int fd, int kind, const int32_t *ranks, const int *expec
     agent_proto_cursor c;
     char err[160];
     uint32_t count;
-    MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK_INT(type, AGENT_MSG_READINGS);
-    MG_CHECK(agent_proto_get_u32(&c, &count) == MG_OK && count == n);
+    MG_CHECK_INT(agent_proto_recv(fd, in, &type, &c, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(type, AGENT_PROTO_MSG_READINGS);
+    MG_CHECK(agent_proto_get_u32(&c, &count) == MG_ERROR_OK && count == n);
     for (uint32_t i = 0; i < n; i++) {
         agent_proto_reading r;
-        MG_CHECK_INT(agent_proto_get_reading(&c, &r), MG_OK);
+        MG_CHECK_INT(agent_proto_get_reading(&c, &r), MG_ERROR_OK);
         MG_CHECK_INT(r.rank, ranks[i]);
         MG_CHECK_INT(r.unseen, expect_agent[i] < 0);
         MG_CHECK_INT(r.lost, expect_agent[i] == LOST);
@@ -109,10 +109,10 @@ static void front_takes(int fd, int kind, const int32_t *ranks, const int *expec
 
 static void send_stacks(int fd, agent_proto_buf *b, int32_t rank)
 {
-    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_MSG_STACKS), MG_OK);
-    MG_CHECK(agent_proto_put_u32(b, 1) == MG_OK && agent_proto_put_u32(b, (uint32_t)rank) == MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(b, AGENT_PROTO_MSG_STACKS), MG_ERROR_OK);
+    MG_CHECK(agent_proto_put_u32(b, 1) == MG_ERROR_OK && agent_proto_put_u32(b, (uint32_t)rank) == MG_ERROR_OK);
     agent_proto_frame_finish(b);
-    MG_CHECK_INT(agent_proto_send(fd, b), MG_OK);
+    MG_CHECK_INT(agent_proto_send(fd, b), MG_ERROR_OK);
 }
 
 static void relay_round_stack_loss_and_bye(void)
@@ -126,59 +126,59 @@ static void relay_round_stack_loss_and_bye(void)
     agent_proto_buf in = {0}, out = {0}, answer = {0};
     /* a round of every rank: each agent asked for its own, rank 3 unseen */
     static const int32_t all[4] = {2, 1, 0, 3}, of0[2] = {2, 0}, of1[1] = {1};
-    send_read(up[0], &out, AGENT_READ_PLAIN, all, 4);
-    agent_answers(a0[0], 0, AGENT_READ_PLAIN, of0, 2, &in, &answer);
-    agent_answers(a1[0], 1, AGENT_READ_PLAIN, of1, 1, &in, &answer);
-    front_takes(up[0], AGENT_READ_PLAIN, all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
+    send_read(up[0], &out, AGENT_READS_PLAIN, all, 4);
+    agent_answers(a0[0], 0, AGENT_READS_PLAIN, of0, 2, &in, &answer);
+    agent_answers(a1[0], 1, AGENT_READS_PLAIN, of1, 1, &in, &answer);
+    front_takes(up[0], AGENT_READS_PLAIN, all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
     /* a verification retake: gap only below the relay too, so that no agent stops its ranks */
-    send_read(up[0], &out, AGENT_READ_GAP_ONLY, all, 4);
-    agent_answers(a0[0], 0, AGENT_READ_GAP_ONLY, of0, 2, &in, &answer);
-    agent_answers(a1[0], 1, AGENT_READ_GAP_ONLY, of1, 1, &in, &answer);
-    front_takes(up[0], AGENT_READ_GAP_ONLY, all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
+    send_read(up[0], &out, AGENT_READS_GAP_ONLY, all, 4);
+    agent_answers(a0[0], 0, AGENT_READS_GAP_ONLY, of0, 2, &in, &answer);
+    agent_answers(a1[0], 1, AGENT_READS_GAP_ONLY, of1, 1, &in, &answer);
+    front_takes(up[0], AGENT_READS_GAP_ONLY, all, (const int[]){0, 1, 0, UNSEEN}, 4, &in);
     /* rank 1's stack: its agent's answer, with its published wait, passed through whole */
     send_stacks(up[0], &out, 1);
     agent_proto_msg_type type;
     agent_proto_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_proto_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK_INT(type, AGENT_MSG_STACKS);
-    rank_state st = {.magic = MG_RANK_STATE_MAGIC, .version = MG_RANK_STATE_VERSION, .size = 4};
-    atomic_store(&st.wait_on, MG_WAIT_PEER);
+    MG_CHECK_INT(agent_proto_recv(a1[0], &in, &type, &c, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(type, AGENT_PROTO_MSG_STACKS);
+    rank_state st = {.magic = RANK_STATE_MAGIC, .version = RANK_STATE_VERSION, .size = 4};
+    atomic_store(&st.wait_on, RANK_STATE_WAIT_PEER);
     atomic_store(&st.wait_peer, 3);
-    MG_CHECK(agent_proto_frame_begin(&answer, AGENT_MSG_STACK) == MG_OK &&
-             agent_proto_put_str(&answer, "MPI_Recv") == MG_OK && agent_proto_put_u32(&answer, 0) == MG_OK &&
-             agent_waits_put(&answer, &st) == MG_OK);
+    MG_CHECK(agent_proto_frame_begin(&answer, AGENT_PROTO_MSG_STACK) == MG_ERROR_OK &&
+             agent_proto_put_str(&answer, "MPI_Recv") == MG_ERROR_OK && agent_proto_put_u32(&answer, 0) == MG_ERROR_OK &&
+             agent_waits_put(&answer, &st) == MG_ERROR_OK);
     agent_proto_frame_finish(&answer);
-    MG_CHECK_INT(agent_proto_send(a1[0], &answer), MG_OK);
-    MG_CHECK_INT(agent_proto_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK_INT(type, AGENT_MSG_STACK);
-    MG_CHECK(in.len == answer.len - AGENT_FRAME_HEADER &&
-             memcmp(in.data, answer.data + AGENT_FRAME_HEADER, in.len) == 0);
+    MG_CHECK_INT(agent_proto_send(a1[0], &answer), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_recv(up[0], &in, &type, &c, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(type, AGENT_PROTO_MSG_STACK);
+    MG_CHECK(in.len == answer.len - AGENT_PROTO_FRAME_HEADER &&
+             memcmp(in.data, answer.data + AGENT_PROTO_FRAME_HEADER, in.len) == 0);
     /* agent 0 goes away: its ranks unseen and lost, in the round that finds it gone and in the
      * next, its stacks empty, agent 1 still asked */
     close(a0[0]);
     for (int round = 0; round < 2; round++) {
-        send_read(up[0], &out, AGENT_READ_CPU_TIME, all, 4);
-        agent_answers(a1[0], 1, AGENT_READ_CPU_TIME, of1, 1, &in, &answer);
-        front_takes(up[0], AGENT_READ_CPU_TIME, all, (const int[]){LOST, 1, LOST, UNSEEN}, 4, &in);
+        send_read(up[0], &out, AGENT_READS_CPU_TIME, all, 4);
+        agent_answers(a1[0], 1, AGENT_READS_CPU_TIME, of1, 1, &in, &answer);
+        front_takes(up[0], AGENT_READS_CPU_TIME, all, (const int[]){LOST, 1, LOST, UNSEEN}, 4, &in);
     }
     send_stacks(up[0], &out, 0);
-    MG_CHECK_INT(agent_proto_recv(up[0], &in, &type, &c, err, sizeof err), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(up[0], &in, &type, &c, err, sizeof err), MG_ERROR_OK);
     char fn[64];
     uint32_t nframes;
     rank_state copy;
     bool published = true;
-    MG_CHECK(type == AGENT_MSG_STACK && agent_proto_get_str(&c, fn, sizeof fn) == MG_OK && !fn[0] &&
-             agent_proto_get_u32(&c, &nframes) == MG_OK && nframes == 0 &&
-             agent_waits_get(&c, &copy, &published) == MG_OK && !published);
+    MG_CHECK(type == AGENT_PROTO_MSG_STACK && agent_proto_get_str(&c, fn, sizeof fn) == MG_ERROR_OK && !fn[0] &&
+             agent_proto_get_u32(&c, &nframes) == MG_ERROR_OK && nframes == 0 &&
+             agent_waits_get(&c, &copy, &published) == MG_ERROR_OK && !published);
     /* bye: passed to agent 1, and the relay ends */
-    MG_CHECK_INT(agent_proto_frame_begin(&out, AGENT_MSG_BYE), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&out, AGENT_PROTO_MSG_BYE), MG_ERROR_OK);
     agent_proto_frame_finish(&out);
-    MG_CHECK_INT(agent_proto_send(up[0], &out), MG_OK);
-    MG_CHECK_INT(agent_proto_recv(a1[0], &in, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK_INT(type, AGENT_MSG_BYE);
+    MG_CHECK_INT(agent_proto_send(up[0], &out), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_recv(a1[0], &in, &type, &c, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(type, AGENT_PROTO_MSG_BYE);
     pthread_join(run.thread, NULL);
-    MG_CHECK_INT(run.rc, MG_OK);
+    MG_CHECK_INT(run.rc, MG_ERROR_OK);
     close(up[0]);
     close(a1[0]);
     agent_proto_buf_free(&in);

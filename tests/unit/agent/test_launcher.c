@@ -21,21 +21,21 @@ static void recognises_each_launcher(void)
     char err[512];
     char *ompi[] = {"mpirun.openmpi",    "--mca", "btl", "self", "-x", "FOO", "-n", "4",
                     (char *)openmpi_app, "-v"};
-    MG_CHECK_INT(identify(ompi, 10, &l, err), MG_OK);
-    MG_CHECK_INT(l.kind, MG_LAUNCHER_OPENMPI);
+    MG_CHECK_INT(identify(ompi, 10, &l, err), MG_ERROR_OK);
+    MG_CHECK_INT(l.kind, LAUNCHER_OPENMPI);
     MG_CHECK_INT(l.app_index, 8);
-    MG_CHECK_INT(l.flavor, MG_FLAVOR_OPENMPI);
+    MG_CHECK_INT(l.flavor, MG_MPI_FLAVOR_OPENMPI);
     char *hydra[] = {"mpiexec.mpich", "-genv", "A", "B", "-n", "2", (char *)mpich_app};
-    MG_CHECK_INT(identify(hydra, 7, &l, err), MG_OK);
-    MG_CHECK_INT(l.kind, MG_LAUNCHER_HYDRA);
+    MG_CHECK_INT(identify(hydra, 7, &l, err), MG_ERROR_OK);
+    MG_CHECK_INT(l.kind, LAUNCHER_HYDRA);
     MG_CHECK_INT(l.app_index, 6);
-    MG_CHECK_INT(l.flavor, MG_FLAVOR_MPICH);
+    MG_CHECK_INT(l.flavor, MG_MPI_FLAVOR_MPICH);
     char *srun[] = {"srun", "--mpi=pmi2", "-n", "2", (char *)mpich_app};
-    MG_CHECK_INT(identify(srun, 5, &l, err), MG_OK);
-    MG_CHECK_INT(l.kind, MG_LAUNCHER_SRUN);
-    MG_CHECK_INT(l.flavor, MG_FLAVOR_MPICH); /* from the binary: srun serves both */
+    MG_CHECK_INT(identify(srun, 5, &l, err), MG_ERROR_OK);
+    MG_CHECK_INT(l.kind, LAUNCHER_SRUN);
+    MG_CHECK_INT(l.flavor, MG_MPI_FLAVOR_MPICH); /* from the binary: srun serves both */
     char *mpmd[] = {"mpiexec.mpich", "-n", "1", "/bin/true", ":", "-n", "2", "/nonexistent/app"};
-    MG_CHECK_INT(identify(mpmd, 8, &l, err), MG_ENOENT);
+    MG_CHECK_INT(identify(mpmd, 8, &l, err), MG_ERROR_ENOENT);
     MG_CHECK(strstr(err, "/nonexistent/app") != NULL);
 }
 
@@ -44,16 +44,16 @@ static void rejects_what_it_cannot_run(void)
     launcher l;
     char err[512];
     char *missing[] = {"mpirun.nosuch", "-n", "2", "/bin/true"};
-    MG_CHECK_INT(identify(missing, 4, &l, err), MG_ENOENT);
+    MG_CHECK_INT(identify(missing, 4, &l, err), MG_ERROR_ENOENT);
     MG_CHECK(strstr(err, "not installed") != NULL);
     char *unknown[] = {"/bin/echo", "x"};
-    MG_CHECK_INT(identify(unknown, 2, &l, err), MG_EUNSUPPORTED);
+    MG_CHECK_INT(identify(unknown, 2, &l, err), MG_ERROR_EUNSUPPORTED);
     char *no_app[] = {"mpirun.openmpi", "-n", "2"};
-    MG_CHECK_INT(identify(no_app, 3, &l, err), MG_EINVAL);
+    MG_CHECK_INT(identify(no_app, 3, &l, err), MG_ERROR_EINVAL);
     char *not_in_path[] = {"mpirun.openmpi", "-n", "2", "no-such-program-anywhere"};
-    MG_CHECK_INT(identify(not_in_path, 4, &l, err), MG_ENOENT);
+    MG_CHECK_INT(identify(not_in_path, 4, &l, err), MG_ERROR_ENOENT);
     MG_CHECK(strstr(err, "PATH") != NULL);
-    MG_CHECK_INT(identify(NULL, 0, &l, err), MG_EINVAL);
+    MG_CHECK_INT(identify(NULL, 0, &l, err), MG_ERROR_EINVAL);
 }
 
 static int argv_equals(char **got, const char *const *want)
@@ -120,7 +120,7 @@ static void reads_the_users_own_setting(void)
     identify(ompi_value, 8, &l, err);
     MG_CHECK_INT(launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, sizeof value), 1);
     MG_CHECK_STR(value, "/u.so");
-    MG_CHECK_INT(launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, 4), MG_ERANGE);
+    MG_CHECK_INT(launcher_user_value(&l, ompi_value, 8, "LD_PRELOAD", value, 4), MG_ERROR_ERANGE);
     char *ompi_inherited[] = {"mpirun.openmpi", "-n", "2", "/bin/true", "-x", "LD_PRELOAD=/app.so"};
     identify(ompi_inherited, 6, &l, err);
     MG_CHECK_INT(launcher_user_value(&l, ompi_inherited, 6, "LD_PRELOAD", value, sizeof value),
@@ -161,14 +161,14 @@ static void merges_preload_lists(void)
     char out[64];
     MG_CHECK_INT(
         launcher_merge_preload("/lib/x.so", "/a.so:/b.so /lib/x.so:/a.so", out, sizeof out),
-        MG_OK);
+        MG_ERROR_OK);
     MG_CHECK_STR(out, "/lib/x.so:/a.so:/b.so");
     MG_CHECK_INT(launcher_merge_preload("/usr/bin/true", "/bin/true::/c.so", out, sizeof out),
-                 MG_OK);
+                 MG_ERROR_OK);
     MG_CHECK_STR(out, "/usr/bin/true:/c.so");
-    MG_CHECK_INT(launcher_merge_preload("/lib/x.so", NULL, out, sizeof out), MG_OK);
+    MG_CHECK_INT(launcher_merge_preload("/lib/x.so", NULL, out, sizeof out), MG_ERROR_OK);
     MG_CHECK_STR(out, "/lib/x.so");
-    MG_CHECK_INT(launcher_merge_preload("/lib/x.so", "/a.so", out, 12), MG_ERANGE);
+    MG_CHECK_INT(launcher_merge_preload("/lib/x.so", "/a.so", out, 12), MG_ERROR_ERANGE);
 }
 
 /* The user's own setting of a variable mpiguard passes is left out; the rest stays as written. */
@@ -246,22 +246,22 @@ static void replaces_the_users_own_setting(void)
 static void tells_flavours_of_binaries(void)
 {
     mg_mpi_flavor f;
-    MG_CHECK_INT(mpi_flavor_of_binary(openmpi_app, &f), MG_OK);
-    MG_CHECK_INT(f, MG_FLAVOR_OPENMPI);
-    MG_CHECK_INT(mpi_flavor_of_binary(mpich_app, &f), MG_OK);
-    MG_CHECK_INT(f, MG_FLAVOR_MPICH);
-    MG_CHECK_INT(mpi_flavor_of_binary("/bin/true", &f), MG_OK);
-    MG_CHECK_INT(f, MG_FLAVOR_UNKNOWN);
-    MG_CHECK_INT(mpi_flavor_of_binary("/etc/hostname", &f), MG_OK);
-    MG_CHECK_INT(f, MG_FLAVOR_UNKNOWN);
-    MG_CHECK_INT(mpi_flavor_of_binary("/nonexistent", &f), MG_ENOENT);
+    MG_CHECK_INT(mpi_flavor_of_binary(openmpi_app, &f), MG_ERROR_OK);
+    MG_CHECK_INT(f, MG_MPI_FLAVOR_OPENMPI);
+    MG_CHECK_INT(mpi_flavor_of_binary(mpich_app, &f), MG_ERROR_OK);
+    MG_CHECK_INT(f, MG_MPI_FLAVOR_MPICH);
+    MG_CHECK_INT(mpi_flavor_of_binary("/bin/true", &f), MG_ERROR_OK);
+    MG_CHECK_INT(f, MG_MPI_FLAVOR_UNKNOWN);
+    MG_CHECK_INT(mpi_flavor_of_binary("/etc/hostname", &f), MG_ERROR_OK);
+    MG_CHECK_INT(f, MG_MPI_FLAVOR_UNKNOWN);
+    MG_CHECK_INT(mpi_flavor_of_binary("/nonexistent", &f), MG_ERROR_ENOENT);
     MG_CHECK_INT(mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpich.so.12.2.0"),
-                 MG_FLAVOR_MPICH);
-    MG_CHECK_INT(mpi_flavor_of_library("libmpi.so.12"), MG_FLAVOR_MPICH);
+                 MG_MPI_FLAVOR_MPICH);
+    MG_CHECK_INT(mpi_flavor_of_library("libmpi.so.12"), MG_MPI_FLAVOR_MPICH);
     MG_CHECK_INT(mpi_flavor_of_library("/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"),
-                 MG_FLAVOR_OPENMPI);
-    MG_CHECK_INT(mpi_flavor_of_library("libmpi_mpifh.so.40"), MG_FLAVOR_UNKNOWN);
-    MG_CHECK_STR(mg_mpi_flavor_name(MG_FLAVOR_MPICH), "mpich");
+                 MG_MPI_FLAVOR_OPENMPI);
+    MG_CHECK_INT(mpi_flavor_of_library("libmpi_mpifh.so.40"), MG_MPI_FLAVOR_UNKNOWN);
+    MG_CHECK_STR(mg_mpi_flavor_name(MG_MPI_FLAVOR_MPICH), "mpich");
 }
 
 int main(int argc, char **argv)

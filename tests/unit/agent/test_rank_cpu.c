@@ -31,10 +31,10 @@ static void reap(pid_t pid)
 static void read_twice(pid_t pid, rank_probe_reading *first, rank_probe_reading *second)
 {
     rank_probe *probe = NULL;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, first) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, "", 0, pid, &probe), MG_ERROR_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, first) : MG_ERROR_EINVAL, MG_ERROR_OK);
     usleep(300000);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, second) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, second) : MG_ERROR_EINVAL, MG_ERROR_OK);
     rank_probe_close(probe);
 }
 
@@ -48,8 +48,8 @@ static void busy_process_is_runnable_and_gains_cpu_time(void)
     MG_CHECK(a.cpu_slices > 0 && b.cpu_slices >= a.cpu_slices);
     /* A model sample does not ask for the CPU time: the reading says it is unknown. */
     rank_probe *probe = NULL;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, "", 0, pid, &probe), MG_ERROR_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(a.runnable && !a.exited);
     MG_CHECK(a.cpu_time_ns == -1 && a.cpu_slices == -1);
     rank_probe_close(probe);
@@ -87,37 +87,37 @@ static void stopped_process_is_sampled_once_while_it_stays_stopped(void)
     stop(pid);
     rank_probe *probe = NULL;
     rank_probe_reading a, b, c;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, "", 0, pid, &probe), MG_ERROR_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &a) : MG_ERROR_EINVAL, MG_ERROR_OK);
     stop(pid); /* released by the sample, it goes back to its stop */
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &b) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &b) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(a.stopped && b.stopped && !a.exited && !b.exited);
     MG_CHECK(a.held_ns > 0 && b.held_ns == 0);
     MG_CHECK(a.in_mpi == b.in_mpi && !b.in_mpi);
     kill(pid, SIGCONT);
     usleep(200000);
     stop(pid);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &c) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 0, &c) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(c.stopped && c.held_ns > 0);
     rank_probe_close(probe);
     reap(pid);
 }
 
-/* A verification retake asks only for the CPU time (MG_PROBE_GAP_ONLY): a rank sampled before is
+/* A verification retake asks only for the CPU time (RANK_PROBE_GAP_ONLY): a rank sampled before is
  * not stopped for it (held_ns 0), and its CPU time is read all the same; a rank never sampled is. */
 static void gap_only_reading_stops_no_rank_sampled_before(void)
 {
     pid_t pid = child(1);
     rank_probe *probe = NULL;
     rank_probe_reading a, b, c;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, MG_PROBE_GAP_ONLY, &a) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, "", 0, pid, &probe), MG_ERROR_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, RANK_PROBE_GAP_ONLY, &a) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(a.held_ns > 0 && !a.in_mpi);
     usleep(100000);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, MG_PROBE_GAP_ONLY, &b) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, RANK_PROBE_GAP_ONLY, &b) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(b.held_ns == 0 && !b.exited && !b.in_mpi);
     MG_CHECK(b.cpu_time_ns > a.cpu_time_ns && b.cpu_slices >= a.cpu_slices);
-    MG_CHECK_INT(probe ? rank_probe_read(probe, MG_PROBE_CPU_TIME, &c) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, RANK_PROBE_CPU_TIME, &c) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(c.held_ns > 0 && c.cpu_time_ns >= b.cpu_time_ns);
     rank_probe_close(probe);
     reap(pid);
@@ -127,14 +127,14 @@ static void gone_process_has_no_cpu_time(void)
 {
     pid_t pid = child(0);
     rank_probe *probe = NULL;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, "", 0, pid, &probe), MG_ERROR_OK);
     reap(pid);
     rank_probe_reading r;
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &r) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &r) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(r.exited && !r.runnable && r.cpu_time_ns == -1 && r.cpu_slices == -1);
     rank_probe_close(probe);
     int64_t cpu, slices;
-    MG_CHECK_INT(rank_scan_cpu_time(pid, &cpu, &slices), MG_ENOENT);
+    MG_CHECK_INT(rank_scan_cpu_time(pid, &cpu, &slices), MG_ERROR_ENOENT);
     MG_CHECK(cpu == -1 && slices == -1);
 }
 

@@ -50,35 +50,35 @@ static void the_segment_answers_the_model_and_scans_inside_mpi(void)
     rank_state *s = rank_segment_publish(token, 0, child);
     MG_CHECK(s != NULL);
     rank_probe *p = NULL;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, token, 0, child, &p), MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, token, 0, child, &p), MG_ERROR_OK);
     if (!s || !p)
         return;
     rank_probe_reading r;
     calls(s, MG_FN_Recv, 3, 1);
     for (int i = 0; i < 5; i++) {
-        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
+        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_ERROR_OK);
         MG_CHECK(r.in_mpi);
         MG_CHECK_INT((int)r.fn, (int)MG_FN_Recv);
         MG_CHECK_INT((int)r.held_ns, 0);
         MG_CHECK(!r.progressed);
     }
-    MG_CHECK_INT(rank_probe_read(p, MG_PROBE_CPU_TIME, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, RANK_PROBE_CPU_TIME, &r), MG_ERROR_OK);
     MG_CHECK(r.in_mpi);
     MG_CHECK_INT((int)r.held_ns, 0);
     MG_CHECK(r.cpu_time_ns >= 0);
     /* computing between calls: still no stop for the model, which counts it active */
     calls(s, MG_FN_Send, 4, 0);
-    MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_ERROR_OK);
     MG_CHECK(!r.in_mpi);
     MG_CHECK(r.progressed);
     MG_CHECK_INT((int)r.counter, 7);
     MG_CHECK_INT((int)r.held_ns, 0);
     /* nor for a gap-only retake */
-    MG_CHECK_INT(rank_probe_read(p, MG_PROBE_GAP_ONLY, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, RANK_PROBE_GAP_ONLY, &r), MG_ERROR_OK);
     MG_CHECK_INT((int)r.held_ns, 0);
     MG_CHECK(!r.progressed);
     /* a full scan outside MPI stops it for its stack, and keeps the segment's count */
-    MG_CHECK_INT(rank_probe_read(p, MG_PROBE_CPU_TIME, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, RANK_PROBE_CPU_TIME, &r), MG_ERROR_OK);
     MG_CHECK(!r.in_mpi);
     MG_CHECK(!r.exited);
     MG_CHECK(r.held_ns > 0);
@@ -97,11 +97,11 @@ static void sampled_despite_segment(int segment_pid, const char *probe_token)
     rank_state *s = rank_segment_publish(token, 0, segment_pid ? segment_pid : child);
     MG_CHECK(s != NULL);
     rank_probe *p = NULL;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, probe_token, 0, child, &p), MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, probe_token, 0, child, &p), MG_ERROR_OK);
     if (s && p) {
         calls(s, MG_FN_Recv, 3, 1);
         rank_probe_reading r;
-        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
+        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_ERROR_OK);
         MG_CHECK(!r.in_mpi);
         MG_CHECK(r.held_ns > 0);
     }

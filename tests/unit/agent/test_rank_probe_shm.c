@@ -20,7 +20,7 @@ static void calls(rank_state *s, mpi_function_ids_fn fn, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         atomic_store(&s->current_fn, fn);
-        if (mpi_function_ids_class_of(fn) != MG_CLASS_POLL)
+        if (mpi_function_ids_class_of(fn) != MG_MPI_FUNCTION_IDS_CLASS_POLL)
             atomic_fetch_add(&s->calls_not_polling, 1);
         atomic_fetch_add(&s->calls, 1);
     }
@@ -43,10 +43,10 @@ static rank_probe *first_reading(int rank, rank_state **state)
         return NULL;
     calls(*state, MG_FN_Irecv, 1);
     enter(*state, MG_FN_Testany);
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_SHM, token, rank, (int)getpid(), &p), MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_SHM, token, rank, (int)getpid(), &p), MG_ERROR_OK);
     rank_segment_unpublish(token, rank, NULL); /* mapped by both: nothing is left in /dev/shm */
     if (p)
-        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
+        MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_ERROR_OK);
     MG_CHECK(!r.progressed);
     return p;
 }
@@ -63,7 +63,7 @@ static void test_poller_posting_between_polls_progressed(void)
     calls(s, MG_FN_Testany, 40);
     calls(s, MG_FN_Irecv, 1);
     enter(s, MG_FN_Testany);
-    MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_ERROR_OK);
     MG_CHECK_INT(r.fn, MG_FN_Testany);
     MG_CHECK(r.in_mpi);
     MG_CHECK_INT((int)r.counter, 83);
@@ -81,7 +81,7 @@ static void test_poller_polling_only_did_not(void)
     rank_probe_reading r = mg_probe_reading_unknown();
     calls(s, MG_FN_Testany, 500);
     atomic_store(&s->threads_in_mpi, 0); /* read between two polls: still in MPI */
-    MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_OK);
+    MG_CHECK_INT(rank_probe_read(p, 0, &r), MG_ERROR_OK);
     MG_CHECK_INT(r.fn, MG_FN_Testany);
     MG_CHECK(r.in_mpi);
     MG_CHECK(!r.progressed);

@@ -58,13 +58,13 @@ static void leftovers_include_the_launchers_daemon(void)
     rank_scan_proc *procs;
     size_t n;
     rank_scan_selector ranks = {.token = "tok"};
-    MG_CHECK_INT(rank_scan(root, &ranks, &procs, &n), MG_OK);
+    MG_CHECK_INT(rank_scan(root, &ranks, &procs, &n), MG_ERROR_OK);
     MG_CHECK_INT((int)n, 2); /* one per rank: the wrapped rank, the deepest */
     MG_CHECK(n == 2 && procs[0].pid == 102 && procs[1].pid == 103 && procs[1].size == 2);
     free(procs);
 
     rank_scan_selector left = {.token = "tok", .any_process = 1};
-    MG_CHECK_INT(rank_scan(root, &left, &procs, &n), MG_OK);
+    MG_CHECK_INT(rank_scan(root, &left, &procs, &n), MG_ERROR_OK);
     MG_CHECK_INT((int)n, 5);
     for (int pid = 100; pid <= 104; pid++)
         MG_CHECK(has_pid(procs, n, pid));

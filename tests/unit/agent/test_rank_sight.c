@@ -42,15 +42,15 @@ static void reads_a_process(void)
     snprintf(path, sizeof path, "%s/exe", dir);
     MG_CHECK(symlink(self, path) == 0);
     rank_observe_sight s;
-    MG_CHECK_INT(rank_sight_read(root, 42, LIBRARY, &s), MG_OK);
+    MG_CHECK_INT(rank_sight_read(root, 42, LIBRARY, &s), MG_ERROR_OK);
     MG_CHECK_INT(s.read, 1);
     MG_CHECK_INT(s.preload_names_library, 1);
     MG_CHECK_INT(s.library_mapped, 1);
-    MG_CHECK_INT(s.mapped_mpi, MG_FLAVOR_OPENMPI);
+    MG_CHECK_INT(s.mapped_mpi, MG_MPI_FLAVOR_OPENMPI);
     MG_CHECK_STR(s.binding, "libmpi_mpifh.so.40.30.0");
     MG_CHECK_INT(s.static_binary, 0);
     MG_CHECK_INT(s.binary_defines_mpi, 0);
-    MG_CHECK_INT(rank_sight_read(root, 43, LIBRARY, &s), MG_ENOENT);
+    MG_CHECK_INT(rank_sight_read(root, 43, LIBRARY, &s), MG_ERROR_ENOENT);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     MG_CHECK_INT(system(cmd), 0);

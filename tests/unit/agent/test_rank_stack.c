@@ -46,7 +46,7 @@ static pid_t fork_in_vfork(rank_probe **probe)
     if (pid == 0)
         wait_in_vfork();
     usleep(200000); /* into vfork */
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, probe), MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, "", 0, pid, probe), MG_ERROR_OK);
     return pid;
 }
 
@@ -88,11 +88,11 @@ static void test_late_rank_reads_alive_and_is_let_go(void)
     rank_probe *probe = NULL;
     pid_t pid = fork_in_vfork(&probe);
     rank_probe_reading reading;
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &reading) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(!reading.exited && !reading.stopped);
     usleep(VFORK_CHILD_MS * 1000); /* back from vfork into the pending interrupt: held by us */
     MG_CHECK(process_state(pid) == 't');
-    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &reading) : MG_EINVAL, MG_OK);
+    MG_CHECK_INT(probe ? rank_probe_read(probe, 1, &reading) : MG_ERROR_EINVAL, MG_ERROR_OK);
     MG_CHECK(!reading.exited && !reading.stopped);
     MG_CHECK(process_state(pid) != 't'); /* let go */
     rank_probe_close(probe);
@@ -107,7 +107,7 @@ static void test_gone_process_gives_an_empty_stack_at_once(void)
         for (;;)
             pause();
     rank_probe *probe = NULL;
-    MG_CHECK_INT(rank_probe_open(MG_PROBE_PTRACE, "", 0, pid, &probe), MG_OK);
+    MG_CHECK_INT(rank_probe_open(RANK_PROBE_PTRACE, "", 0, pid, &probe), MG_ERROR_OK);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     rank_stack st;

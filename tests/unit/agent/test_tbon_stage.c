@@ -28,13 +28,13 @@ static size_t put_record(uint8_t *buf, int kind, int32_t rank, uint64_t seq, uin
     ev.rank = rank;
     ev.seq = seq;
     ev.func = func;
-    ev.comm = CHECK_COMM_WORLD;
+    ev.comm = CHECK_EVENT_COMM_WORLD;
     ev.peer = peer;
-    ev.root = CHECK_NO_ROOT;
+    ev.root = CHECK_EVENT_NO_ROOT;
     size_t len = 0;
-    MG_CHECK_INT(check_event_encode(&ev, buf + AGENT_FRAME_HEADER, 512, &len), MG_OK);
-    agent_proto_frame_header_put(buf, AGENT_MSG_RECORD, (uint32_t)len);
-    return AGENT_FRAME_HEADER + len;
+    MG_CHECK_INT(check_event_encode(&ev, buf + AGENT_PROTO_FRAME_HEADER, 512, &len), MG_ERROR_OK);
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_RECORD, (uint32_t)len);
+    return AGENT_PROTO_FRAME_HEADER + len;
 }
 
 /* Reads fd to its end into reader (initialised here) and closes it. */
@@ -44,7 +44,7 @@ static void read_all(int fd, agent_proto_reader *reader)
     ssize_t got;
     agent_proto_reader_init(reader);
     while ((got = read(fd, buf, sizeof buf)) > 0) {
-        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)got), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)got), MG_ERROR_OK);
     }
     close(fd);
 }
@@ -57,21 +57,21 @@ static void test_broken_child(void)
     /* child A, ranks 0-1: rank 0 sends to rank 1 (matched in the stage, dropped once both
      * exits came), rank 1 then receives from rank 2, rank 0 finalizes, and the stream ends
      * cleanly */
-    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
-    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 1);
-    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
-    n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_RECV, CHECK_PROC_NULL);
-    n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
-    n += put_record(buf + n, CHECK_EV_ENTER, 1, 3, CHECK_FN_RECV, 2);
-    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_MSG_END, 0, CHECK_AGENT_FINALIZED, 0);
-    agent_proto_frame_header_put(buf + n, AGENT_MSG_DONE, 0);
-    n += AGENT_FRAME_HEADER;
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 0, 1, CHECK_EVENT_FN_SEND, 1);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 1, 1, CHECK_EVENT_FN_RECV, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_EXIT, 1, 2, CHECK_EVENT_FN_RECV, CHECK_EVENT_PROC_NULL);
+    n += put_record(buf + n, CHECK_EVENT_EV_EXIT, 0, 2, CHECK_EVENT_FN_SEND, CHECK_EVENT_PROC_NULL);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 1, 3, CHECK_EVENT_FN_RECV, 2);
+    n += record_stream_pair(buf + n, sizeof buf - n, AGENT_PROTO_MSG_END, 0, CHECK_AGENT_FINALIZED, 0);
+    agent_proto_frame_header_put(buf + n, AGENT_PROTO_MSG_DONE, 0);
+    n += AGENT_PROTO_FRAME_HEADER;
     MG_CHECK(write(a[1], buf, n) == (ssize_t)n);
     /* child B, ranks 2-3: rank 2 receives from rank 1, then a frame with a bad magic */
-    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
-    n += put_record(buf + n, CHECK_EV_ENTER, 2, 1, CHECK_FN_RECV, 1);
-    memset(buf + n, 0x5A, AGENT_FRAME_HEADER);
-    n += AGENT_FRAME_HEADER;
+    n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 2, 1, CHECK_EVENT_FN_RECV, 1);
+    memset(buf + n, 0x5A, AGENT_PROTO_FRAME_HEADER);
+    n += AGENT_PROTO_FRAME_HEADER;
     MG_CHECK(write(b[1], buf, n) == (ssize_t)n);
     close(a[1]);
     close(b[1]);
@@ -89,7 +89,7 @@ static void test_broken_child(void)
                            .count = 4};
     tbon_stage_result res;
     char err[200] = "";
-    MG_CHECK_INT(tbon_stage_run(&p, &res, err, sizeof err), MG_OK);
+    MG_CHECK_INT(tbon_stage_run(&p, &res, err, sizeof err), MG_ERROR_OK);
     MG_CHECK_INT(res.broken_inputs, 1);
     MG_CHECK_INT(res.counts.records, 6);
     MG_CHECK_INT(res.counts.resolved, 4); /* the send's and the receive's entries and exits */
@@ -105,17 +105,17 @@ static void test_broken_child(void)
         int32_t rank, value;
         uint64_t wide;
         after_done += done;
-        if (f.type == AGENT_MSG_ENDED) {
+        if (f.type == AGENT_PROTO_MSG_ENDED) {
             ended++;
-        } else if (f.type == AGENT_MSG_RECORD) {
+        } else if (f.type == AGENT_PROTO_MSG_RECORD) {
             records++;
             records_after_ended += ended;
-        } else if (f.type == AGENT_MSG_WORLD) {
+        } else if (f.type == AGENT_PROTO_MSG_WORLD) {
             worlds++;
-        } else if (f.type == AGENT_MSG_DONE) {
+        } else if (f.type == AGENT_PROTO_MSG_DONE) {
             done++;
-        } else if (f.type == AGENT_MSG_END &&
-                   record_stream_parse_pair(&f, &rank, &value, &wide) == MG_OK && rank >= 0 &&
+        } else if (f.type == AGENT_PROTO_MSG_END &&
+                   record_stream_parse_pair(&f, &rank, &value, &wide) == MG_ERROR_OK && rank >= 0 &&
                    rank < 4) {
             lost[rank] += value == CHECK_AGENT_LOST;
             finalized += value == CHECK_AGENT_FINALIZED;
@@ -143,7 +143,7 @@ static void read_until(int fd, agent_proto_reader *reader, agent_proto_msg_type 
         int got = agent_proto_reader_next(reader, f, err, sizeof err);
         MG_CHECK(got >= 0);
         if (got == 1) {
-            *records += f->type == AGENT_MSG_RECORD;
+            *records += f->type == AGENT_PROTO_MSG_RECORD;
             if (f->type == type) {
                 return;
             }
@@ -155,7 +155,7 @@ static void read_until(int fd, agent_proto_reader *reader, agent_proto_msg_type 
         if (n <= 0) {
             return;
         }
-        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_ERROR_OK);
     }
 }
 
@@ -182,7 +182,7 @@ static pid_t fork_answering_stage(int in[2], int up[2], int from_parent[2], int 
         char err[200];
         close(in[1]);
         close(up[0]);
-        _exit(tbon_stage_run(&p, &res, err, sizeof err) == MG_OK ? 0 : 1);
+        _exit(tbon_stage_run(&p, &res, err, sizeof err) == MG_ERROR_OK ? 0 : 1);
     }
     close(in[0]);
     close(up[1]);
@@ -214,13 +214,13 @@ static void test_answers(void)
     int in[2], up[2], from_parent[2], to_child[2];
     pid_t pid = fork_answering_stage(in, up, from_parent, to_child);
     uint8_t buf[4096];
-    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
-    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 3);
-    n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
-    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_SEND, 0);
-    n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
-    n += put_record(buf + n, CHECK_EV_ENTER, 0, 3, CHECK_FN_RECV, 1);
-    n += put_record(buf + n, CHECK_EV_EXIT, 0, 4, CHECK_FN_RECV, CHECK_PROC_NULL);
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 0, 1, CHECK_EVENT_FN_SEND, 3);
+    n += put_record(buf + n, CHECK_EVENT_EV_EXIT, 0, 2, CHECK_EVENT_FN_SEND, CHECK_EVENT_PROC_NULL);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 1, 1, CHECK_EVENT_FN_SEND, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_EXIT, 1, 2, CHECK_EVENT_FN_SEND, CHECK_EVENT_PROC_NULL);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 0, 3, CHECK_EVENT_FN_RECV, 1);
+    n += put_record(buf + n, CHECK_EVENT_EV_EXIT, 0, 4, CHECK_EVENT_FN_RECV, CHECK_EVENT_PROC_NULL);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
 
     agent_proto_reader reader, answers;
@@ -229,29 +229,29 @@ static void test_answers(void)
     agent_proto_frame f;
     int records = 0, answer_records = 0;
     while (records < 2) {
-        read_until(up[0], &reader, AGENT_MSG_RECORD, &f, &records);
+        read_until(up[0], &reader, AGENT_PROTO_MSG_RECORD, &f, &records);
     }
-    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_COMPLETED, 0, 0, 2);
+    n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_COMPLETED, 0, 0, 2);
     MG_CHECK(write(from_parent[1], buf, n) == (ssize_t)n);
     for (int32_t want = 0; want < 2; want++) {
-        read_until(to_child[0], &answers, AGENT_MSG_COMPLETED, &f, &answer_records);
+        read_until(to_child[0], &answers, AGENT_PROTO_MSG_COMPLETED, &f, &answer_records);
         int32_t rank, reserved;
         uint64_t exit_seq;
-        MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &exit_seq), MG_OK);
+        MG_CHECK_INT(record_stream_parse_pair(&f, &rank, &reserved, &exit_seq), MG_ERROR_OK);
         MG_CHECK_INT(rank, want);
         MG_CHECK_INT(exit_seq, 2);
     }
 
-    agent_proto_frame_header_put(buf, AGENT_MSG_DONE, 0);
-    MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_DONE, 0);
+    MG_CHECK(write(in[1], buf, AGENT_PROTO_FRAME_HEADER) == (ssize_t)AGENT_PROTO_FRAME_HEADER);
     close(in[1]);
     /* its child ended: ENDED goes up, and the stage waits for no timer but for NO_MORE */
-    read_until(up[0], &reader, AGENT_MSG_ENDED, &f, &records);
+    read_until(up[0], &reader, AGENT_PROTO_MSG_ENDED, &f, &records);
     struct pollfd quiet = {.fd = up[0], .events = POLLIN};
     MG_CHECK_INT(poll(&quiet, 1, 300), 0); /* no DONE before the parent's NO_MORE */
-    agent_proto_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
-    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
-    read_until(up[0], &reader, AGENT_MSG_DONE, &f, &records);
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_NO_MORE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_PROTO_FRAME_HEADER) == (ssize_t)AGENT_PROTO_FRAME_HEADER);
+    read_until(up[0], &reader, AGENT_PROTO_MSG_DONE, &f, &records);
     MG_CHECK_INT(records, 2);
     stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
 }
@@ -276,7 +276,7 @@ static int comes_within(int fd, agent_proto_reader *reader, agent_proto_msg_type
         if (n <= 0) {
             return 0;
         }
-        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_OK);
+        MG_CHECK_INT(agent_proto_reader_push(reader, buf, (size_t)n), MG_ERROR_OK);
     }
 }
 
@@ -291,31 +291,31 @@ static void test_ended_before_the_answer(void)
     int in[2], up[2], from_parent[2], to_child[2];
     pid_t pid = fork_answering_stage(in, up, from_parent, to_child);
     uint8_t buf[4096];
-    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
-    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
-    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 1);
-    n += put_record(buf + n, CHECK_EV_EXIT, 0, 2, CHECK_FN_SEND, CHECK_PROC_NULL);
-    n += put_record(buf + n, CHECK_EV_EXIT, 1, 2, CHECK_FN_RECV, CHECK_PROC_NULL);
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 1, 1, CHECK_EVENT_FN_RECV, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 0, 1, CHECK_EVENT_FN_SEND, 1);
+    n += put_record(buf + n, CHECK_EVENT_EV_EXIT, 0, 2, CHECK_EVENT_FN_SEND, CHECK_EVENT_PROC_NULL);
+    n += put_record(buf + n, CHECK_EVENT_EV_EXIT, 1, 2, CHECK_EVENT_FN_RECV, CHECK_EVENT_PROC_NULL);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
     agent_proto_reader reader, answers;
     agent_proto_reader_init(&reader);
     agent_proto_reader_init(&answers);
-    MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_COMPLETED, 5000));
+    MG_CHECK(comes_within(to_child[0], &answers, AGENT_PROTO_MSG_COMPLETED, 5000));
 
-    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_ENDED, -1, 0, 0);
+    n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_ENDED, -1, 0, 0);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
-    MG_CHECK(!comes_within(up[0], &reader, AGENT_MSG_ENDED, 300));
-    n = record_stream_pair(buf, sizeof buf, AGENT_MSG_ENDED, -1, 0, 1);
+    MG_CHECK(!comes_within(up[0], &reader, AGENT_PROTO_MSG_ENDED, 300));
+    n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_ENDED, -1, 0, 1);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
-    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_ENDED, 5000));
+    MG_CHECK(comes_within(up[0], &reader, AGENT_PROTO_MSG_ENDED, 5000));
 
-    agent_proto_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
-    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
-    MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_NO_MORE, 5000));
-    agent_proto_frame_header_put(buf, AGENT_MSG_DONE, 0);
-    MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_NO_MORE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_PROTO_FRAME_HEADER) == (ssize_t)AGENT_PROTO_FRAME_HEADER);
+    MG_CHECK(comes_within(to_child[0], &answers, AGENT_PROTO_MSG_NO_MORE, 5000));
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_DONE, 0);
+    MG_CHECK(write(in[1], buf, AGENT_PROTO_FRAME_HEADER) == (ssize_t)AGENT_PROTO_FRAME_HEADER);
     close(in[1]);
-    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
+    MG_CHECK(comes_within(up[0], &reader, AGENT_PROTO_MSG_DONE, 5000));
     stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
 }
 
@@ -327,36 +327,36 @@ static void test_release(void)
     int in[2], up[2], from_parent[2], to_child[2];
     pid_t pid = fork_answering_stage(in, up, from_parent, to_child);
     uint8_t buf[4096];
-    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
-    n += put_record(buf + n, CHECK_EV_ENTER, 1, 1, CHECK_FN_RECV, 0);
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 1, 1, CHECK_EVENT_FN_RECV, 0);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
     agent_proto_reader reader, answers;
     agent_proto_reader_init(&reader);
     agent_proto_reader_init(&answers);
-    MG_CHECK(!comes_within(up[0], &reader, AGENT_MSG_RECORD, 300));
-    agent_proto_frame_header_put(buf, AGENT_MSG_RELEASE, 0);
-    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
-    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_RECORD, 5000));
-    MG_CHECK(comes_within(to_child[0], &answers, AGENT_MSG_RELEASE, 5000));
+    MG_CHECK(!comes_within(up[0], &reader, AGENT_PROTO_MSG_RECORD, 300));
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_RELEASE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_PROTO_FRAME_HEADER) == (ssize_t)AGENT_PROTO_FRAME_HEADER);
+    MG_CHECK(comes_within(up[0], &reader, AGENT_PROTO_MSG_RECORD, 5000));
+    MG_CHECK(comes_within(to_child[0], &answers, AGENT_PROTO_MSG_RELEASE, 5000));
 
-    agent_proto_frame_header_put(buf, AGENT_MSG_DONE, 0);
-    MG_CHECK(write(in[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_DONE, 0);
+    MG_CHECK(write(in[1], buf, AGENT_PROTO_FRAME_HEADER) == (ssize_t)AGENT_PROTO_FRAME_HEADER);
     close(in[1]);
-    agent_proto_frame_header_put(buf, AGENT_MSG_NO_MORE, 0);
-    MG_CHECK(write(from_parent[1], buf, AGENT_FRAME_HEADER) == (ssize_t)AGENT_FRAME_HEADER);
-    MG_CHECK(comes_within(up[0], &reader, AGENT_MSG_DONE, 5000));
+    agent_proto_frame_header_put(buf, AGENT_PROTO_MSG_NO_MORE, 0);
+    MG_CHECK(write(from_parent[1], buf, AGENT_PROTO_FRAME_HEADER) == (ssize_t)AGENT_PROTO_FRAME_HEADER);
+    MG_CHECK(comes_within(up[0], &reader, AGENT_PROTO_MSG_DONE, 5000));
     stage_ended(pid, &reader, &answers, up[0], from_parent[1], to_child[0]);
 }
 
-/* A node's leaf (agent_bound) whose agent breaks off: the stage ends with MG_ECHILD, its stream
+/* A node's leaf (agent_bound) whose agent breaks off: the stage ends with MG_ERROR_ECHILD, its stream
  * without DONE and without END frames, so its parent loses the leaf's ranks, not ends them. */
 static void test_agent_bound(void)
 {
     int in[2], up[2];
     MG_CHECK(pipe(in) == 0 && pipe(up) == 0);
     uint8_t buf[4096];
-    size_t n = record_stream_pair(buf, sizeof buf, AGENT_MSG_WORLD, -1, 4, 0);
-    n += put_record(buf + n, CHECK_EV_ENTER, 0, 1, CHECK_FN_SEND, 1);
+    size_t n = record_stream_pair(buf, sizeof buf, AGENT_PROTO_MSG_WORLD, -1, 4, 0);
+    n += put_record(buf + n, CHECK_EVENT_EV_ENTER, 0, 1, CHECK_EVENT_FN_SEND, 1);
     MG_CHECK(write(in[1], buf, n) == (ssize_t)n);
     close(in[1]);
     int inputs[] = {in[0]};
@@ -369,7 +369,7 @@ static void test_agent_bound(void)
                            .agent_bound = 1};
     tbon_stage_result res;
     char err[200] = "";
-    MG_CHECK_INT(tbon_stage_run(&p, &res, err, sizeof err), MG_ECHILD);
+    MG_CHECK_INT(tbon_stage_run(&p, &res, err, sizeof err), MG_ERROR_ECHILD);
     MG_CHECK(strstr(err, "agent was lost") != NULL);
     MG_CHECK_INT(res.broken_inputs, 1);
     close(in[0]);
@@ -378,8 +378,8 @@ static void test_agent_bound(void)
     agent_proto_frame f;
     int ends = 0, done = 0;
     while (agent_proto_reader_next(&reader, &f, err, sizeof err) == 1) {
-        ends += f.type == AGENT_MSG_END;
-        done += f.type == AGENT_MSG_DONE;
+        ends += f.type == AGENT_PROTO_MSG_END;
+        done += f.type == AGENT_PROTO_MSG_DONE;
     }
     agent_proto_reader_free(&reader);
     MG_CHECK_INT(ends, 0);

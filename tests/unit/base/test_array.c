@@ -29,9 +29,9 @@ static void first_allocation_gets_the_minimum(void)
 {
     int *a = NULL;
     size_t cap = 0;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 0, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 0, sizeof *a), MG_ERROR_OK);
     MG_CHECK(a == NULL && cap == 0); /* nothing needed, nothing allocated */
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 1, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 1, sizeof *a), MG_ERROR_OK);
     MG_CHECK(a != NULL);
     MG_CHECK_INT(cap, MG_ARRAY_MIN_CAP);
     free(a);
@@ -41,13 +41,13 @@ static void growth_doubles_and_keeps_the_contents(void)
 {
     int *a = NULL;
     size_t cap = 0;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, MG_ARRAY_MIN_CAP, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, MG_ARRAY_MIN_CAP, sizeof *a), MG_ERROR_OK);
     for (int i = 0; i < (int)cap; i++)
         a[i] = i;
     int before = reallocs;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, cap, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, cap, sizeof *a), MG_ERROR_OK);
     MG_CHECK_INT(reallocs, before); /* a need within the capacity does not reallocate */
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, cap + 1, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, cap + 1, sizeof *a), MG_ERROR_OK);
     MG_CHECK_INT(cap, 2 * MG_ARRAY_MIN_CAP);
     int same = 1;
     for (int i = 0; i < (int)MG_ARRAY_MIN_CAP; i++)
@@ -60,9 +60,9 @@ static void need_far_above_double_rounds_up(void)
 {
     int *a = NULL;
     size_t cap = 0;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 1, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 1, sizeof *a), MG_ERROR_OK);
     int before = reallocs;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 1000, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 1000, sizeof *a), MG_ERROR_OK);
     MG_CHECK_INT(cap, 1024); /* 16 doubled until it holds 1000, in one realloc */
     MG_CHECK_INT(reallocs, before + 1);
     free(a);
@@ -72,12 +72,12 @@ static void overflow_is_refused_unchanged(void)
 {
     int *a = NULL;
     size_t cap = 0;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 4, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, 4, sizeof *a), MG_ERROR_OK);
     int *kept = a;
     size_t kept_cap = cap;
     int before = reallocs;
     MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, SIZE_MAX / sizeof *a + 1, sizeof *a),
-                 MG_ERANGE);
+                 MG_ERROR_ERANGE);
     MG_CHECK(a == kept && cap == kept_cap);
     MG_CHECK_INT(reallocs, before); /* refused before any allocation */
     free(a);
@@ -90,12 +90,12 @@ static void growth_stops_at_the_largest_size(void)
     void *a = NULL;
     size_t cap = max / 2 + 1;
     fail_next = 1;
-    MG_CHECK_INT(mg_array_reserve(&a, &cap, cap + 1, elem), MG_ENOMEM);
+    MG_CHECK_INT(mg_array_reserve(&a, &cap, cap + 1, elem), MG_ERROR_ENOMEM);
     MG_CHECK(last_request == max * elem);
     size_t huge = SIZE_MAX / 4; /* fewer than MG_ARRAY_MIN_CAP of these fit */
     cap = 0;
     fail_next = 1;
-    MG_CHECK_INT(mg_array_reserve(&a, &cap, 1, huge), MG_ENOMEM);
+    MG_CHECK_INT(mg_array_reserve(&a, &cap, 1, huge), MG_ERROR_ENOMEM);
     MG_CHECK(last_request == (SIZE_MAX / huge) * huge);
     MG_CHECK(a == NULL && cap == 0);
 }
@@ -104,11 +104,11 @@ static void failed_realloc_leaves_the_array(void)
 {
     int *a = NULL;
     size_t cap = 0;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, MG_ARRAY_MIN_CAP, sizeof *a), MG_OK);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, MG_ARRAY_MIN_CAP, sizeof *a), MG_ERROR_OK);
     a[0] = 42;
     int *kept = a;
     fail_next = 1;
-    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, cap + 1, sizeof *a), MG_ENOMEM);
+    MG_CHECK_INT(mg_array_reserve((void **)&a, &cap, cap + 1, sizeof *a), MG_ERROR_ENOMEM);
     MG_CHECK(a == kept);
     MG_CHECK_INT(cap, MG_ARRAY_MIN_CAP);
     MG_CHECK_INT(a[0], 42);

@@ -10,7 +10,7 @@ static void error_texts_cover_every_code(void)
         MG_CHECK(strcmp(mg_error_string(c), "unknown error") != 0);
     MG_CHECK_STR(mg_error_string(1), "unknown error");
     MG_CHECK_STR(mg_error_string(-MG_ERROR_CODE_COUNT), "unknown error");
-    MG_CHECK_STR(mg_error_string(MG_EFORMAT), "malformed input");
+    MG_CHECK_STR(mg_error_string(MG_ERROR_EFORMAT), "malformed input");
 }
 
 static void rng_is_reproducible_and_uniform(void)

@@ -13,14 +13,14 @@ static double alpha;
 static int flag, choice, internal_flag;
 static const char *const choices[] = {"kill", "report", NULL};
 static const mg_options_option table[] = {
-    {"report", 'r', MG_OPT_STRING, &report, "FILE", "", NULL, 0, 0},
-    {"count", 'n', MG_OPT_INT, &count, "N", "", NULL, 1, 100},
-    {"alpha", 0, MG_OPT_DOUBLE, &alpha, "A", "", NULL, 0, 1},
-    {"flag", 'f', MG_OPT_FLAG, &flag, NULL, "", NULL, 0, 0},
-    {"on-hang", 0, MG_OPT_CHOICE, &choice, "ACTION", "", choices, 0, 0},
-    {"name", 0, MG_OPT_STRING, &name, "NAME", "", NULL, 0, 0},
-    {"internal-count", 'i', MG_OPT_INT | MG_OPT_HIDDEN, &internal_count, "N", "", NULL, 0, 9},
-    {"internal-flag", 0, MG_OPT_FLAG | MG_OPT_HIDDEN, &internal_flag, NULL, "", NULL, 0, 0},
+    {"report", 'r', MG_OPTIONS_STRING, &report, "FILE", "", NULL, 0, 0},
+    {"count", 'n', MG_OPTIONS_INT, &count, "N", "", NULL, 1, 100},
+    {"alpha", 0, MG_OPTIONS_DOUBLE, &alpha, "A", "", NULL, 0, 1},
+    {"flag", 'f', MG_OPTIONS_FLAG, &flag, NULL, "", NULL, 0, 0},
+    {"on-hang", 0, MG_OPTIONS_CHOICE, &choice, "ACTION", "", choices, 0, 0},
+    {"name", 0, MG_OPTIONS_STRING, &name, "NAME", "", NULL, 0, 0},
+    {"internal-count", 'i', MG_OPTIONS_INT | MG_OPTIONS_HIDDEN, &internal_count, "N", "", NULL, 0, 9},
+    {"internal-flag", 0, MG_OPTIONS_FLAG | MG_OPTIONS_HIDDEN, &internal_flag, NULL, "", NULL, 0, 0},
     {NULL, 0, 0, NULL, NULL, NULL, NULL, 0, 0},
 };
 static const mg_options_option *const tables[] = {table, NULL};
@@ -42,7 +42,7 @@ static void parses_every_form(void)
                     "report",   "pos",    "--", "mpirun", "-n",           "4"};
     mg_options_parsed_args a;
     char err[256];
-    MG_CHECK_INT(parse(13, argv, &a, err), MG_OK);
+    MG_CHECK_INT(parse(13, argv, &a, err), MG_ERROR_OK);
     MG_CHECK_STR(report, "r.json");
     MG_CHECK_INT(count, 7);
     MG_CHECK_NEAR(alpha, 0.25, 1e-12);
@@ -59,27 +59,27 @@ static void rejects_bad_words_with_a_message(void)
     mg_options_parsed_args a;
     char err[256];
     char *unknown[] = {"--nope"};
-    MG_CHECK_INT(parse(1, unknown, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(1, unknown, &a, err), MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "--nope") != NULL);
     char *range[] = {"--count", "101"};
-    MG_CHECK_INT(parse(2, range, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(2, range, &a, err), MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "1 to 100") != NULL);
     char *notnum[] = {"--alpha", "x"};
-    MG_CHECK_INT(parse(2, notnum, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(2, notnum, &a, err), MG_ERROR_EINVAL);
     char *missing[] = {"--report"};
-    MG_CHECK_INT(parse(1, missing, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(1, missing, &a, err), MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "needs a value") != NULL);
     char *before_dashes[] = {"--report", "--", "x"};
-    MG_CHECK_INT(parse(3, before_dashes, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(3, before_dashes, &a, err), MG_ERROR_EINVAL);
     char *choice_bad[] = {"--on-hang", "explode"};
-    MG_CHECK_INT(parse(2, choice_bad, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(2, choice_bad, &a, err), MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "kill|report") != NULL);
     char *flag_value[] = {"--flag=1"};
-    MG_CHECK_INT(parse(1, flag_value, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(1, flag_value, &a, err), MG_ERROR_EINVAL);
     char *empty[] = {"--name="};
-    MG_CHECK_INT(parse(1, empty, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(1, empty, &a, err), MG_ERROR_EINVAL);
     char *too_many[] = {"a", "b", "c"};
-    MG_CHECK_INT(parse(3, too_many, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(3, too_many, &a, err), MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "'c'") != NULL);
 }
 
@@ -88,7 +88,7 @@ static void no_dashes_means_no_command(void)
     mg_options_parsed_args a;
     char err[256];
     char *argv[] = {"-f"};
-    MG_CHECK_INT(parse(1, argv, &a, err), MG_OK);
+    MG_CHECK_INT(parse(1, argv, &a, err), MG_ERROR_OK);
     MG_CHECK(a.command == NULL);
 }
 
@@ -98,14 +98,14 @@ static void hidden_options_parse_but_stay_out_of_help(void)
     mg_options_parsed_args a;
     char err[256];
     char *argv[] = {"--internal-flag", "--internal-count", "3", "-f"};
-    MG_CHECK_INT(parse(4, argv, &a, err), MG_OK);
+    MG_CHECK_INT(parse(4, argv, &a, err), MG_ERROR_OK);
     MG_CHECK_INT(internal_flag, 1);
     MG_CHECK_INT(internal_count, 3);
     char *short_form[] = {"-i", "10"};
-    MG_CHECK_INT(parse(2, short_form, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(2, short_form, &a, err), MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "--internal-count takes a whole number from 0 to 9") != NULL);
     char *flag_value[] = {"--internal-flag=1"};
-    MG_CHECK_INT(parse(1, flag_value, &a, err), MG_EINVAL);
+    MG_CHECK_INT(parse(1, flag_value, &a, err), MG_ERROR_EINVAL);
     char *help = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&help, &len);

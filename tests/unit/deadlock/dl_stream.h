@@ -21,7 +21,7 @@ typedef struct dl_stream {
 static inline void st_open(dl_stream *s, int32_t world, const dl_params *prm)
 {
     memset(s, 0, sizeof *s);
-    MG_CHECK_INT(deadlock_detector_create(prm, world, &s->det), MG_OK);
+    MG_CHECK_INT(deadlock_detector_create(prm, world, &s->det), MG_ERROR_OK);
 }
 
 static inline void st_close(dl_stream *s)
@@ -36,8 +36,8 @@ static inline check_event st_event(int kind, int32_t rank, uint16_t func)
     ev.kind = (uint8_t)kind;
     ev.rank = rank;
     ev.func = func;
-    ev.comm = CHECK_COMM_WORLD;
-    ev.root = CHECK_NO_ROOT;
+    ev.comm = CHECK_EVENT_COMM_WORLD;
+    ev.root = CHECK_EVENT_NO_ROOT;
     ev.callsite = 0x1000u + (uint64_t)func; /* a recognisable call site */
     return ev;
 }
@@ -51,14 +51,14 @@ static inline int st_feed_rc(dl_stream *s, check_event *ev)
 
 static inline void st_feed(dl_stream *s, check_event *ev)
 {
-    MG_CHECK_INT(st_feed_rc(s, ev), MG_OK);
+    MG_CHECK_INT(st_feed_rc(s, ev), MG_ERROR_OK);
 }
 
 /* Entry (and exit when `exits`) of a point-to-point call on comm. */
 static inline void st_p2p(dl_stream *s, int32_t rank, uint16_t func, uint64_t comm, int32_t peer,
                           int32_t tag, uint64_t request, int exits)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, func);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, func);
     ev.comm = comm;
     ev.peer = peer;
     ev.tag = tag;
@@ -66,22 +66,22 @@ static inline void st_p2p(dl_stream *s, int32_t rank, uint16_t func, uint64_t co
     ev.count = 1;
     st_feed(s, &ev);
     if (exits) {
-        ev = st_event(CHECK_EV_EXIT, rank, func);
+        ev = st_event(CHECK_EVENT_EV_EXIT, rank, func);
         ev.comm = comm;
         ev.request = request;
         st_feed(s, &ev);
     }
 }
 
-#define ST_SEND(s, r, to, exits) st_p2p(s, r, CHECK_FN_SEND, CHECK_COMM_WORLD, to, 0, 0, exits)
-#define ST_RECV(s, r, from, exits) st_p2p(s, r, CHECK_FN_RECV, CHECK_COMM_WORLD, from, 0, 0, exits)
+#define ST_SEND(s, r, to, exits) st_p2p(s, r, CHECK_EVENT_FN_SEND, CHECK_EVENT_COMM_WORLD, to, 0, 0, exits)
+#define ST_RECV(s, r, from, exits) st_p2p(s, r, CHECK_EVENT_FN_RECV, CHECK_EVENT_COMM_WORLD, from, 0, 0, exits)
 
 /* Exit of a blocking receive with its status. */
 static inline void st_recv_exit(dl_stream *s, int32_t rank, uint16_t func, int32_t source,
                                 int32_t tag)
 {
     check_event_status st = {0, source, tag, 0, 1};
-    check_event ev = st_event(CHECK_EV_EXIT, rank, func);
+    check_event ev = st_event(CHECK_EVENT_EV_EXIT, rank, func);
     ev.n_statuses = 1;
     ev.statuses = &st;
     st_feed(s, &ev);
@@ -91,8 +91,8 @@ static inline void st_recv_exit(dl_stream *s, int32_t rank, uint16_t func, int32
 static inline void st_wait_enter(dl_stream *s, int32_t rank, uint16_t func, const uint64_t *reqs,
                                  uint32_t n)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, func);
-    if (func == CHECK_FN_WAIT || func == CHECK_FN_TEST) {
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, func);
+    if (func == CHECK_EVENT_FN_WAIT || func == CHECK_EVENT_FN_TEST) {
         ev.request = reqs[0];
     } else {
         ev.requests = reqs;
@@ -105,8 +105,8 @@ static inline void st_wait_enter(dl_stream *s, int32_t rank, uint16_t func, cons
 static inline void st_wait_exit(dl_stream *s, int32_t rank, uint16_t func, const uint64_t *reqs,
                                 uint32_t n, const check_event_status *sts, uint32_t n_st, int32_t result)
 {
-    check_event ev = st_event(CHECK_EV_EXIT, rank, func);
-    if (func == CHECK_FN_WAIT || func == CHECK_FN_TEST) {
+    check_event ev = st_event(CHECK_EVENT_EV_EXIT, rank, func);
+    if (func == CHECK_EVENT_FN_WAIT || func == CHECK_EVENT_FN_TEST) {
         ev.request = reqs[0];
     } else {
         ev.requests = reqs;
@@ -122,14 +122,14 @@ static inline void st_wait_exit(dl_stream *s, int32_t rank, uint16_t func, const
 static inline void st_coll(dl_stream *s, int32_t rank, uint16_t func, uint64_t comm, int32_t root,
                            uint32_t op, uint64_t request, int exits)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, func);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, func);
     ev.comm = comm;
     ev.root = root;
     ev.op = op;
     ev.request = request;
     st_feed(s, &ev);
     if (exits) {
-        ev = st_event(CHECK_EV_EXIT, rank, func);
+        ev = st_event(CHECK_EVENT_EV_EXIT, rank, func);
         ev.comm = comm;
         ev.request = request;
         st_feed(s, &ev);
@@ -137,14 +137,14 @@ static inline void st_coll(dl_stream *s, int32_t rank, uint16_t func, uint64_t c
 }
 
 /* MPI_Comm_split on parent by `rank`: entry and exit reporting new communicator `id` with
- * members (id CHECK_COMM_NULL: the rank got MPI_COMM_NULL). */
+ * members (id CHECK_EVENT_COMM_NULL: the rank got MPI_COMM_NULL). */
 static inline void st_split(dl_stream *s, int32_t rank, uint64_t parent, uint64_t id,
                             const int32_t *members, uint32_t n)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_COMM_SPLIT);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, CHECK_EVENT_FN_COMM_SPLIT);
     ev.comm = parent;
     st_feed(s, &ev);
-    ev = st_event(CHECK_EV_EXIT, rank, CHECK_FN_COMM_SPLIT);
+    ev = st_event(CHECK_EVENT_EV_EXIT, rank, CHECK_EVENT_FN_COMM_SPLIT);
     ev.comm = parent;
     ev.aux = id;
     ev.ranks = id ? members : NULL;
@@ -156,7 +156,7 @@ static inline void st_split(dl_stream *s, int32_t rank, uint64_t parent, uint64_
 static inline size_t st_check(dl_stream *s)
 {
     size_t n_new = 0;
-    MG_CHECK_INT(deadlock_detector_check_now(s->det, ++s->now, &n_new), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(s->det, ++s->now, &n_new), MG_ERROR_OK);
     return n_new;
 }
 

@@ -19,10 +19,10 @@ static const dl_finding *recv_recv_found(dl_stream *s, check_policy *p)
 {
     open_recv_recv(s);
     check_policy_init(p, 1.0, 0);
-    MG_CHECK_INT(deadlock_detector_check_now(s->det, s->now, NULL), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(s->det, s->now, NULL), MG_ERROR_OK);
     check_policy_analysed(p, s->det);
     size_t n;
-    const dl_finding *f = st_find(s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     return f;
 }
@@ -61,7 +61,7 @@ static void quiet_time_then_nothing_new(void)
     check_policy_note_record(&p, 1 * S);
     MG_CHECK_INT(check_policy_due(&p, s.det, 2 * S), 0);
     MG_CHECK_INT(check_policy_due(&p, s.det, 3 * S), 1);
-    MG_CHECK_INT(deadlock_detector_check_now(s.det, 3 * S, NULL), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(s.det, 3 * S, NULL), MG_ERROR_OK);
     check_policy_analysed(&p, s.det);
     MG_CHECK_INT(check_policy_due(&p, s.det, 100 * S), 0);
     check_policy_note_stream_end(&p);
@@ -87,7 +87,7 @@ static void confirmed_when_the_knot_is_in_calls(void)
     uint8_t ended[2] = {0, 0};
     check_policy_readings rd = {2, in_call, records, ended, NULL};
     MG_CHECK_INT(check_policy_stops(f), 1);
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_CONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_POLICY_CONFIRMED);
     MG_CHECK_INT(p.pending, 0);
     st_close(&s);
 }
@@ -102,20 +102,20 @@ static void unconfirmed_waits_then_drops(void)
     uint64_t in_call[2] = {7, 0}, records[2] = {1, 1};
     uint8_t ended[2] = {0, 0};
     check_policy_readings rd = {2, in_call, records, ended, NULL};
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_UNCONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 1 * S), CHECK_POLICY_UNCONFIRMED);
     MG_CHECK_INT(p.pending, 1);
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 5 * S + 999 * MS), CHECK_UNCONFIRMED);
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 6 * S), CHECK_DROPPED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 5 * S + 999 * MS), CHECK_POLICY_UNCONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 6 * S), CHECK_POLICY_DROPPED);
     MG_CHECK_INT(p.pending, 0);
 
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 7 * S), CHECK_UNCONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 7 * S), CHECK_POLICY_UNCONFIRMED);
     records[1] = 2;
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 7 * S + 1), CHECK_DROPPED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 7 * S + 1), CHECK_POLICY_DROPPED);
 
     /* Caught between its record and the call: confirmed once it is in the call. */
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 8 * S), CHECK_UNCONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 8 * S), CHECK_POLICY_UNCONFIRMED);
     in_call[1] = 3;
-    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 8 * S + 1), CHECK_CONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&p, 0, f, &rd, 8 * S + 1), CHECK_POLICY_CONFIRMED);
     st_close(&s);
 }
 
@@ -148,12 +148,12 @@ static void held_call_analysed_too_early(void)
 {
     static held_job h;
     open_knot_rank_0_held(&h);
-    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 1 * S, NULL), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 1 * S, NULL), MG_ERROR_OK);
     size_t n;
-    const dl_finding *f = st_find(&h.s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&h.s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK_INT(st_waiting_is(f, NULL, 0), 1);
-    MG_CHECK_INT(check_policy_confirm(&h.p, 0, f, &h.rd, 1 * S), CHECK_CONFIRMED);
+    MG_CHECK_INT(check_policy_confirm(&h.p, 0, f, &h.rd, 1 * S), CHECK_POLICY_CONFIRMED);
     st_close(&h.s);
 }
 
@@ -164,16 +164,16 @@ static void held_call_waited_for(void)
     static held_job h;
     open_knot_rank_0_held(&h);
     int32_t rank = 7;
-    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 1 * S, &rank), CHECK_VIEW_ASK);
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 1 * S, &rank), CHECK_POLICY_VIEW_ASK);
     MG_CHECK_INT(rank, 0);
-    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S, &rank), CHECK_VIEW_BEHIND);
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S, &rank), CHECK_POLICY_VIEW_BEHIND);
     ST_RECV(&h.s, 0, 1, 0);
     h.seen[0] = 1;
-    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S + 1, &rank), CHECK_VIEW_WHOLE);
+    MG_CHECK_INT(check_policy_view(&h.p, &h.rd, 3 * S + 1, &rank), CHECK_POLICY_VIEW_WHOLE);
     MG_CHECK_INT(rank, -1);
-    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 4 * S, NULL), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(h.s.det, 4 * S, NULL), MG_ERROR_OK);
     size_t n;
-    const dl_finding *f = st_find(&h.s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&h.s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     static const int32_t knot[] = {1, 2}, waiting[] = {0};
     MG_CHECK_INT(st_knot_is(f, knot, 2), 1);
@@ -192,20 +192,20 @@ static void held_call_given_up(void)
     check_policy p;
     check_policy_init(&p, 1.0, 0);
     int32_t rank;
-    MG_CHECK_INT(check_policy_view(&p, &rd, 10 * S, &rank), CHECK_VIEW_ASK);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 10 * S, &rank), CHECK_POLICY_VIEW_ASK);
     MG_CHECK_INT(rank, 1);
-    MG_CHECK_INT(check_policy_view(&p, &rd, 12 * S + 999 * MS, &rank), CHECK_VIEW_BEHIND);
-    MG_CHECK_INT(check_policy_view(&p, &rd, 13 * S, &rank), CHECK_VIEW_GAVE_UP);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 12 * S + 999 * MS, &rank), CHECK_POLICY_VIEW_BEHIND);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 13 * S, &rank), CHECK_POLICY_VIEW_GAVE_UP);
     MG_CHECK_INT(rank, 1);
-    MG_CHECK_INT(check_policy_view(&p, &rd, 20 * S, &rank), CHECK_VIEW_WHOLE);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 20 * S, &rank), CHECK_POLICY_VIEW_WHOLE);
     seen[1] = 12;
-    MG_CHECK_INT(check_policy_view(&p, &rd, 21 * S, &rank), CHECK_VIEW_WHOLE);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 21 * S, &rank), CHECK_POLICY_VIEW_WHOLE);
     in_call[0] = 5;
-    MG_CHECK_INT(check_policy_view(&p, &rd, 22 * S, &rank), CHECK_VIEW_ASK);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 22 * S, &rank), CHECK_POLICY_VIEW_ASK);
     MG_CHECK_INT(rank, 0);
     rd.seen = NULL;
     check_policy_init(&p, 1.0, 0);
-    MG_CHECK_INT(check_policy_view(&p, &rd, 23 * S, &rank), CHECK_VIEW_WHOLE);
+    MG_CHECK_INT(check_policy_view(&p, &rd, 23 * S, &rank), CHECK_POLICY_VIEW_WHOLE);
 }
 
 /* After errors, stuck only after three quiet times (at least 3 s) with every live rank in a call;
@@ -236,10 +236,10 @@ static void errors_that_may_hang(void)
     static const struct {
         uint8_t kind;
         int hangs;
-    } cases[] = {{DL_COLLECTIVE_MISMATCH, 1},
-                 {DL_INVALID_ARGUMENTS, 1},
-                 {DL_DEADLOCK, 0},
-                 {DL_STUCK_ON_TERMINATED, 0}};
+    } cases[] = {{DL_FINDING_COLLECTIVE_MISMATCH, 1},
+                 {DL_FINDING_INVALID_ARGUMENTS, 1},
+                 {DL_FINDING_DEADLOCK, 0},
+                 {DL_FINDING_STUCK_ON_TERMINATED, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         dl_finding f = {.kind = cases[i].kind};
         MG_CHECK_INT(check_policy_hangs_after(&f), cases[i].hangs);

@@ -13,7 +13,7 @@
 
 static void finalize(dl_stream *s, int32_t rank)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_FINALIZE);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, CHECK_EVENT_FN_FINALIZE);
     st_feed(s, &ev);
 }
 
@@ -24,7 +24,7 @@ static const dl_finding *problem_found(dl_stream *s, uint32_t problem, size_t *c
     const dl_finding *all = deadlock_detector_findings(s->det, &n), *last = NULL;
     *count = 0;
     for (size_t i = 0; i < n; i++) {
-        if (all[i].kind == DL_LIFECYCLE && all[i].problem == problem) {
+        if (all[i].kind == DL_FINDING_LIFECYCLE && all[i].problem == problem) {
             last = &all[i];
             (*count)++;
         }
@@ -38,52 +38,52 @@ static void test_requests_at_finalize(void)
     st_open(&s, 2, NULL);
     /* rank 0: three Irecvs from one site, one Isend from another; rank 1 sends one message */
     for (uint64_t id = 1; id <= 3; id++)
-        st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, 1, (int32_t)id, id, 1);
-    st_p2p(&s, 0, CHECK_FN_ISEND, CHECK_COMM_WORLD, 1, 9, 4, 1);
+        st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, 1, (int32_t)id, id, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_ISEND, CHECK_EVENT_COMM_WORLD, 1, 9, 4, 1);
     ST_SEND(&s, 1, 0, 1);
-    st_p2p(&s, 1, CHECK_FN_IRECV, CHECK_COMM_WORLD, 0, 9, 5, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, 0, 9, 5, 1);
     uint64_t done = 5;
     check_event_status st = {0, 0, 9, 0, 1};
-    st_wait_enter(&s, 1, CHECK_FN_WAIT, &done, 1);
-    st_wait_exit(&s, 1, CHECK_FN_WAIT, &done, 1, &st, 1, 1);
+    st_wait_enter(&s, 1, CHECK_EVENT_FN_WAIT, &done, 1);
+    st_wait_exit(&s, 1, CHECK_EVENT_FN_WAIT, &done, 1, &st, 1, 1);
     finalize(&s, 0);
     finalize(&s, 1);
     size_t n;
-    const dl_finding *f = problem_found(&s, LIFECYCLE_REQUEST_PENDING, &n);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_REQUEST_PENDING, &n);
     MG_CHECK_INT(n, 2); /* the Irecv site (count 3) and the Isend site (count 1), rank 0 only */
     size_t all;
     const dl_finding *list = deadlock_detector_findings(s.det, &all);
     int irecvs = 0, isends = 0;
     for (size_t i = 0; i < all; i++) {
-        if (list[i].kind != DL_LIFECYCLE)
+        if (list[i].kind != DL_FINDING_LIFECYCLE)
             continue;
         MG_CHECK_INT(list[i].calls[0].rank, 0);
         MG_CHECK(list[i].calls[0].made_it);
-        if (list[i].calls[0].func == CHECK_FN_IRECV && list[i].count == 3 &&
-            list[i].calls[0].callsite == 0x1000u + CHECK_FN_IRECV)
+        if (list[i].calls[0].func == CHECK_EVENT_FN_IRECV && list[i].count == 3 &&
+            list[i].calls[0].callsite == 0x1000u + CHECK_EVENT_FN_IRECV)
             irecvs++;
-        if (list[i].calls[0].func == CHECK_FN_ISEND && list[i].count == 1)
+        if (list[i].calls[0].func == CHECK_EVENT_FN_ISEND && list[i].count == 1)
             isends++;
     }
     MG_CHECK_INT(irecvs, 1);
     MG_CHECK_INT(isends, 1);
     MG_CHECK(f != NULL);
-    MG_CHECK_STR(lifecycle_problem_name(LIFECYCLE_REQUEST_PENDING), "request_not_completed");
-    MG_CHECK_STR(lifecycle_problem_name(LIFECYCLE_PROBLEM_END), "unknown");
+    MG_CHECK_STR(lifecycle_problem_name(DL_FINDING_LIFECYCLE_REQUEST_PENDING), "request_not_completed");
+    MG_CHECK_STR(lifecycle_problem_name(DL_FINDING_LIFECYCLE_PROBLEM_END), "unknown");
     st_close(&s);
 }
 
 static void persistent(dl_stream *s, int32_t rank, uint16_t func, int32_t peer, uint64_t id)
 {
-    st_p2p(s, rank, func, CHECK_COMM_WORLD, peer, 0, id, 1);
+    st_p2p(s, rank, func, CHECK_EVENT_COMM_WORLD, peer, 0, id, 1);
 }
 
 static void start(dl_stream *s, int32_t rank, uint64_t id)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_START);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, CHECK_EVENT_FN_START);
     ev.request = id;
     st_feed(s, &ev);
-    ev = st_event(CHECK_EV_EXIT, rank, CHECK_FN_START);
+    ev = st_event(CHECK_EVENT_EV_EXIT, rank, CHECK_EVENT_FN_START);
     ev.request = id;
     st_feed(s, &ev);
 }
@@ -92,45 +92,45 @@ static void test_persistent(void)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    persistent(&s, 0, CHECK_FN_SEND_INIT, 1, 1);
-    persistent(&s, 1, CHECK_FN_RECV_INIT, 0, 1);
+    persistent(&s, 0, CHECK_EVENT_FN_SEND_INIT, 1, 1);
+    persistent(&s, 1, CHECK_EVENT_FN_RECV_INIT, 0, 1);
     start(&s, 1, 1);
     start(&s, 1, 1); /* active: refused, reported, nothing posted */
     size_t n;
-    const dl_finding *f = problem_found(&s, LIFECYCLE_REQUEST_RESTARTED, &n);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_REQUEST_RESTARTED, &n);
     MG_CHECK_INT(n, 1);
-    MG_CHECK(f && f->calls[0].rank == 1 && f->calls[0].func == CHECK_FN_START &&
+    MG_CHECK(f && f->calls[0].rank == 1 && f->calls[0].func == CHECK_EVENT_FN_START &&
              f->calls[0].peer == 0 && !f->calls[0].made_it);
     /* the request's creation follows the Start: the Recv_init's own site */
     MG_CHECK(f && f->n_calls == 2 && f->calls[1].made_it && f->calls[1].rank == 1 &&
-             f->calls[1].func == CHECK_FN_RECV_INIT &&
-             f->calls[1].callsite == 0x1000u + CHECK_FN_RECV_INIT);
+             f->calls[1].func == CHECK_EVENT_FN_RECV_INIT &&
+             f->calls[1].callsite == 0x1000u + CHECK_EVENT_FN_RECV_INIT);
     start(&s, 0, 1);
     uint64_t id = 1;
     check_event_status st = {0, 0, 0, 0, 1};
     for (int32_t r = 0; r < 2; r++) {
-        st_wait_enter(&s, r, CHECK_FN_WAIT, &id, 1);
-        st_wait_exit(&s, r, CHECK_FN_WAIT, &id, 1, &st, 1, 1);
+        st_wait_enter(&s, r, CHECK_EVENT_FN_WAIT, &id, 1);
+        st_wait_exit(&s, r, CHECK_EVENT_FN_WAIT, &id, 1, &st, 1, 1);
     }
     /* rank 1 frees its request, rank 0 does not */
-    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_REQUEST_FREE);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_REQUEST_FREE);
     ev.request = 1;
     st_feed(&s, &ev);
     finalize(&s, 0);
     finalize(&s, 1);
-    f = problem_found(&s, LIFECYCLE_REQUEST_NOT_FREED, &n);
+    f = problem_found(&s, DL_FINDING_LIFECYCLE_REQUEST_NOT_FREED, &n);
     MG_CHECK_INT(n, 1);
-    MG_CHECK(f && f->calls[0].rank == 0 && f->calls[0].func == CHECK_FN_SEND_INIT);
-    problem_found(&s, LIFECYCLE_REQUEST_PENDING, &n);
+    MG_CHECK(f && f->calls[0].rank == 0 && f->calls[0].func == CHECK_EVENT_FN_SEND_INIT);
+    problem_found(&s, DL_FINDING_LIFECYCLE_REQUEST_PENDING, &n);
     MG_CHECK_INT(n, 0);
-    problem_found(&s, LIFECYCLE_MESSAGE_LOST, &n);
+    problem_found(&s, DL_FINDING_LIFECYCLE_MESSAGE_LOST, &n);
     MG_CHECK_INT(n, 0); /* the one send was received: the refused Start posted nothing */
     st_close(&s);
 }
 
 static void comm_free(dl_stream *s, int32_t rank, uint64_t comm)
 {
-    st_coll(s, rank, CHECK_FN_COMM_FREE, comm, CHECK_NO_ROOT, 0, 0, 1);
+    st_coll(s, rank, CHECK_EVENT_FN_COMM_FREE, comm, CHECK_EVENT_NO_ROOT, 0, 0, 1);
 }
 
 static void test_communicators(void)
@@ -141,18 +141,18 @@ static void test_communicators(void)
      * let one rank free what the other keeps) */
     for (int32_t r = 0; r < 2; r++)
         for (uint64_t id = 100; id < 103; id++)
-            st_split(&s, r, CHECK_COMM_SELF_FLAG | (uint64_t)r, id + 10 * (uint64_t)r, &r, 1);
+            st_split(&s, r, CHECK_EVENT_COMM_SELF_FLAG | (uint64_t)r, id + 10 * (uint64_t)r, &r, 1);
     comm_free(&s, 0, 100);
     for (uint64_t id = 110; id < 113; id++)
         comm_free(&s, 1, id); /* rank 1 frees all, rank 0 keeps 101 and 102 */
     finalize(&s, 0);
     finalize(&s, 1);
     size_t n;
-    const dl_finding *f = problem_found(&s, LIFECYCLE_COMM_LEAK, &n);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_COMM_LEAK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->calls[0].rank == 0 && f->count == 2 &&
-             f->calls[0].func == CHECK_FN_COMM_SPLIT &&
-             f->calls[0].callsite == 0x1000u + CHECK_FN_COMM_SPLIT);
+             f->calls[0].func == CHECK_EVENT_FN_COMM_SPLIT &&
+             f->calls[0].callsite == 0x1000u + CHECK_EVENT_FN_COMM_SPLIT);
     st_close(&s);
 }
 
@@ -162,33 +162,33 @@ static void test_handle_leaks(void)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_HANDLE_LEAK);
-    ev.aux = CHECK_HANDLE_DATATYPE;
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_HANDLE_LEAK);
+    ev.aux = CHECK_EVENT_HANDLE_DATATYPE;
     ev.count = 12;
     ev.result = MG_FN_Type_vector;
     st_feed(&s, &ev);
-    ev.aux = CHECK_HANDLE_INFO;
+    ev.aux = CHECK_EVENT_HANDLE_INFO;
     ev.count = 1;
     ev.result = MG_FN_Info_dup;
     st_feed(&s, &ev);
-    ev.aux = CHECK_HANDLE_ERRHANDLER;
+    ev.aux = CHECK_EVENT_HANDLE_ERRHANDLER;
     ev.count = 3;
     ev.result = MG_FN_Win_create_errhandler;
     st_feed(&s, &ev);
-    ev.aux = CHECK_HANDLE_KIND_END;
+    ev.aux = CHECK_EVENT_HANDLE_KIND_END;
     st_feed(&s, &ev);
     finalize(&s, 0);
     finalize(&s, 1);
     size_t n;
-    const dl_finding *f = problem_found(&s, LIFECYCLE_DATATYPE_LEAK, &n);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_DATATYPE_LEAK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->calls[0].rank == 1 && f->count == 12 &&
              f->calls[0].maker == MG_FN_Type_vector &&
-             f->calls[0].callsite == 0x1000u + CHECK_FN_HANDLE_LEAK);
-    f = problem_found(&s, LIFECYCLE_INFO_LEAK, &n);
+             f->calls[0].callsite == 0x1000u + CHECK_EVENT_FN_HANDLE_LEAK);
+    f = problem_found(&s, DL_FINDING_LIFECYCLE_INFO_LEAK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->count == 1 && f->calls[0].maker == MG_FN_Info_dup);
-    f = problem_found(&s, LIFECYCLE_ERRHANDLER_LEAK, &n);
+    f = problem_found(&s, DL_FINDING_LIFECYCLE_ERRHANDLER_LEAK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->count == 3 && f->calls[0].maker == MG_FN_Win_create_errhandler);
     size_t all;
@@ -202,15 +202,15 @@ static void test_lost_messages(void)
     dl_stream s;
     st_open(&s, 3, NULL);
     for (int i = 0; i < 2; i++)
-        st_p2p(&s, 0, CHECK_FN_BSEND, CHECK_COMM_WORLD, 1, 5, 0, 1);
-    st_p2p(&s, 2, CHECK_FN_BSEND, CHECK_COMM_WORLD, 1, 6, 0, 1);
+        st_p2p(&s, 0, CHECK_EVENT_FN_BSEND, CHECK_EVENT_COMM_WORLD, 1, 5, 0, 1);
+    st_p2p(&s, 2, CHECK_EVENT_FN_BSEND, CHECK_EVENT_COMM_WORLD, 1, 6, 0, 1);
     finalize(&s, 1);
     finalize(&s, 0);
     size_t n;
-    problem_found(&s, LIFECYCLE_MESSAGE_LOST, &n);
+    problem_found(&s, DL_FINDING_LIFECYCLE_MESSAGE_LOST, &n);
     MG_CHECK_INT(n, 0); /* rank 2 lives: decided after the last rank */
     finalize(&s, 2);
-    const dl_finding *f = problem_found(&s, LIFECYCLE_MESSAGE_LOST, &n);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_MESSAGE_LOST, &n);
     MG_CHECK_INT(n, 2); /* rank 0's site (2 messages), rank 2's (1) */
     MG_CHECK(f && f->calls[0].peer == 1 && !f->calls[0].made_it); /* a send, not a creation */
     st_close(&s);
@@ -221,17 +221,17 @@ static void test_exit_without_finalize(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     ST_RECV(&s, 0, 1, 0); /* rank 0 waits for rank 1, which exits */
-    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_EXIT);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_EXIT);
     st_feed(&s, &ev);
     size_t n;
-    const dl_finding *f = problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_NO_FINALIZE, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->calls[0].rank == 1 && !f->calls[0].made_it);
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_processes, 1);
     st_check(&s);
-    st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
     MG_CHECK_INT(n, 1);
     st_close(&s);
 }
@@ -240,10 +240,10 @@ static void test_exit_without_finalize(void)
  * invalid, never an exit. */
 static void invalid_post(dl_stream *s)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_WIN_POST);
-    ev.flags = CHECK_FLAG_INVALID_ARGUMENTS;
-    ev.aux = USAGE_GROUP_FREED;
-    ev.peer = CHECK_PROC_NULL;
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_WIN_POST);
+    ev.flags = CHECK_EVENT_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_ARGS_GROUP_FREED;
+    ev.peer = CHECK_EVENT_PROC_NULL;
     st_feed(s, &ev);
 }
 
@@ -254,19 +254,19 @@ static void invalid_post(dl_stream *s)
 static const dl_finding *end_after_invalid(dl_stream *s, int how, int returned, size_t *n)
 {
     st_open(s, 2, NULL);
-    st_coll(s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
+    st_coll(s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 0);
     invalid_post(s);
     if (how == 2) {
-        check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_WIN_POST);
+        check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_WIN_POST);
         st_feed(s, &ev);
     }
     if (returned)
-        ST_SEND(s, 1, CHECK_PROC_NULL, 1);
+        ST_SEND(s, 1, CHECK_EVENT_PROC_NULL, 1);
     if (how != 1) {
-        check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_EXIT);
+        check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_EXIT);
         st_feed(s, &ev);
     } else {
-        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_ERROR_OK);
     }
     st_check(s);
     return deadlock_detector_findings(s->det, n);
@@ -283,18 +283,18 @@ static void test_ended_inside_invalid_call(void)
     for (int how = 0; how < 3; how++) {
         const dl_finding *all = end_after_invalid(&s, how, 0, &n);
         MG_CHECK_INT(n, 1);
-        MG_CHECK(n == 1 && all[0].kind == DL_INVALID_ARGUMENTS &&
-                 all[0].problem == USAGE_GROUP_FREED && all[0].calls[0].rank == 1 &&
-                 (all[0].notes & DL_NOTE_ENDED_INSIDE));
+        MG_CHECK(n == 1 && all[0].kind == DL_FINDING_INVALID_ARGUMENTS &&
+                 all[0].problem == USAGE_ARGS_GROUP_FREED && all[0].calls[0].rank == 1 &&
+                 (all[0].notes & DL_FINDING_NOTE_ENDED_INSIDE));
         st_close(&s);
     }
     const dl_finding *all = end_after_invalid(&s, 0, 1, &n);
     MG_CHECK_INT(n, 3);
-    MG_CHECK(n == 3 && all[0].kind == DL_INVALID_ARGUMENTS &&
-             !(all[0].notes & DL_NOTE_ENDED_INSIDE));
-    problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK(n == 3 && all[0].kind == DL_FINDING_INVALID_ARGUMENTS &&
+             !(all[0].notes & DL_FINDING_NOTE_ENDED_INSIDE));
+    problem_found(&s, DL_FINDING_LIFECYCLE_NO_FINALIZE, &n);
     MG_CHECK_INT(n, 1);
-    st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
     MG_CHECK_INT(n, 1);
     st_close(&s);
 }
@@ -307,21 +307,21 @@ static void test_lost_with_records_held(void)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WIN_FREE);
-    ev.flags = CHECK_FLAG_INVALID_ARGUMENTS;
-    ev.aux = USAGE_WIN_FREED;
-    ev.peer = CHECK_PROC_NULL;
+    st_coll(&s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_WIN_FREE);
+    ev.flags = CHECK_EVENT_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_ARGS_WIN_FREED;
+    ev.peer = CHECK_EVENT_PROC_NULL;
     st_feed(&s, &ev);
-    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_OK);
-    st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_ERROR_OK);
+    st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
     st_check(&s);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_INVALID_ARGUMENTS, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_INVALID_ARGUMENTS, &n);
     MG_CHECK_INT(n, 1);
-    MG_CHECK(f && f->problem == USAGE_WIN_FREED && f->calls[0].rank == 0 &&
-             (f->notes & DL_NOTE_ENDED_INSIDE));
-    problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK(f && f->problem == USAGE_ARGS_WIN_FREED && f->calls[0].rank == 0 &&
+             (f->notes & DL_FINDING_NOTE_ENDED_INSIDE));
+    problem_found(&s, DL_FINDING_LIFECYCLE_NO_FINALIZE, &n);
     MG_CHECK_INT(n, 0);
     st_close(&s);
 }
@@ -329,7 +329,7 @@ static void test_lost_with_records_held(void)
 /* The error MPI raised in rank 0's call (MPI_ERR_RANK), as the capture module writes it. */
 static void raised(dl_stream *s, uint16_t in_func)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_MPI_ERROR);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_MPI_ERROR);
     ev.aux = 6; /* MPI_ERR_RANK's portable class */
     ev.result = 6;
     ev.callsite = 0x1000u + in_func; /* that call's site */
@@ -346,24 +346,24 @@ static void test_error_with_records_held(void)
     for (int invalid = 0; invalid < 2; invalid++) {
         dl_stream s;
         st_open(&s, 2, NULL);
-        st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
-        check_event ev = st_event(CHECK_EV_ENTER, 0, invalid ? CHECK_FN_SEND : CHECK_FN_RECV);
+        st_coll(&s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+        check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, invalid ? CHECK_EVENT_FN_SEND : CHECK_EVENT_FN_RECV);
         ev.peer = invalid ? 7 : 1;
-        ev.flags = invalid ? CHECK_FLAG_INVALID_ARGUMENTS : 0;
-        ev.aux = invalid ? USAGE_RANK_RANGE : 0;
+        ev.flags = invalid ? CHECK_EVENT_FLAG_INVALID_ARGUMENTS : 0;
+        ev.aux = invalid ? USAGE_ARGS_RANK_RANGE : 0;
         st_feed(&s, &ev);
         raised(&s, ev.func);
-        MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_OK);
-        st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+        MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_ERROR_OK);
+        st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
         st_check(&s);
         size_t n_invalid, n_raised;
-        const dl_finding *f = st_find(&s, DL_INVALID_ARGUMENTS, &n_invalid);
-        const dl_finding *e = st_find(&s, DL_MPI_ERROR, &n_raised);
+        const dl_finding *f = st_find(&s, DL_FINDING_INVALID_ARGUMENTS, &n_invalid);
+        const dl_finding *e = st_find(&s, DL_FINDING_MPI_ERROR, &n_raised);
         MG_CHECK_INT(n_invalid, (size_t)invalid);
         MG_CHECK_INT(n_raised, (size_t)!invalid);
-        MG_CHECK(!f || (f->problem == USAGE_RANK_RANGE && f->calls[0].rank == 0 &&
-                        (f->notes & DL_NOTE_ENDED_INSIDE)));
-        MG_CHECK(!e || (e->calls[0].rank == 0 && e->calls[0].func == CHECK_FN_RECV));
+        MG_CHECK(!f || (f->problem == USAGE_ARGS_RANK_RANGE && f->calls[0].rank == 0 &&
+                        (f->notes & DL_FINDING_NOTE_ENDED_INSIDE)));
+        MG_CHECK(!e || (e->calls[0].rank == 0 && e->calls[0].func == CHECK_EVENT_FN_RECV));
         st_close(&s);
     }
 }
@@ -380,24 +380,24 @@ enum { HELD_NONE, HELD_PARTNER_LATE, HELD_PARTNER_GONE };
 static const dl_finding *abort_after_invalid(dl_stream *s, int held, int fatal, size_t *n)
 {
     st_open(s, 2, NULL);
-    st_coll(s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    st_coll(s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
     if (!held)
-        st_coll(s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_SEND);
+        st_coll(s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_SEND);
     ev.peer = 7;
-    ev.flags = CHECK_FLAG_INVALID_ARGUMENTS;
-    ev.aux = USAGE_RANK_RANGE;
+    ev.flags = CHECK_EVENT_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_ARGS_RANK_RANGE;
     st_feed(s, &ev);
     if (fatal)
-        raised(s, CHECK_FN_SEND);
-    ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_ABORT);
+        raised(s, CHECK_EVENT_FN_SEND);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_ABORT);
     st_feed(s, &ev);
     if (held == HELD_PARTNER_LATE)
-        st_coll(s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+        st_coll(s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
     if (held == HELD_PARTNER_GONE)
-        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_ERROR_OK);
     st_check(s);
-    return st_find(s, DL_INVALID_ARGUMENTS, n);
+    return st_find(s, DL_FINDING_INVALID_ARGUMENTS, n);
 }
 
 static void test_abort_with_records_held(void)
@@ -412,14 +412,14 @@ static void test_abort_with_records_held(void)
         for (int held = HELD_PARTNER_LATE; held <= HELD_PARTNER_GONE; held++) {
             f = abort_after_invalid(&s, held, fatal, &n);
             MG_CHECK_INT(n, 1);
-            MG_CHECK(f && f->problem == USAGE_RANK_RANGE && f->calls[0].rank == 0 &&
-                     f->calls[0].func == CHECK_FN_SEND && f->calls[0].peer == 7);
+            MG_CHECK(f && f->problem == USAGE_ARGS_RANK_RANGE && f->calls[0].rank == 0 &&
+                     f->calls[0].func == CHECK_EVENT_FN_SEND && f->calls[0].peer == 7);
             MG_CHECK(f && f->notes == in_order);
-            st_find(&s, DL_MPI_ERROR, &n);
+            st_find(&s, DL_FINDING_MPI_ERROR, &n);
             MG_CHECK_INT(n, 0); /* folded into the invalid call's finding */
-            const dl_finding *lost = problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+            const dl_finding *lost = problem_found(&s, DL_FINDING_LIFECYCLE_NO_FINALIZE, &n);
             MG_CHECK(!lost || lost->calls[0].rank != 0); /* rank 0 aborted, not lost */
-            st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+            st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
             MG_CHECK_INT(n, 0); /* rank 0 went on from its Barrier */
             deadlock_detector_queues q;
             deadlock_detector_queue_sizes(s.det, &q);
@@ -437,16 +437,16 @@ static void test_lost_while_stuck(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     ST_RECV(&s, 1, 0, 0);
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_EXIT);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_EXIT);
     st_feed(&s, &ev);
-    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 1, ++s.now), MG_OK);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 1, ++s.now), MG_ERROR_OK);
     st_check(&s);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
     MG_CHECK_INT(n, 1);
     static const int32_t waiting[] = {1}, knot[] = {0};
     MG_CHECK(f && st_waiting_is(f, waiting, 1) && st_knot_is(f, knot, 1));
-    problem_found(&s, LIFECYCLE_NO_FINALIZE, &n);
+    problem_found(&s, DL_FINDING_LIFECYCLE_NO_FINALIZE, &n);
     MG_CHECK_INT(n, 1);
     st_close(&s);
 }
@@ -459,19 +459,19 @@ static void test_lost_while_stuck(void)
 static void lost_before_partner(dl_stream *s, int in_flight)
 {
     st_open(s, 2, NULL);
-    st_p2p(s, 0, CHECK_FN_SEND, CHECK_COMM_WORLD, 1, 0, 0, 0);
-    check_event exit0 = st_event(CHECK_EV_EXIT, 0, CHECK_FN_SEND);
+    st_p2p(s, 0, CHECK_EVENT_FN_SEND, CHECK_EVENT_COMM_WORLD, 1, 0, 0, 0);
+    check_event exit0 = st_event(CHECK_EVENT_EV_EXIT, 0, CHECK_EVENT_FN_SEND);
     if (!in_flight)
         st_feed(s, &exit0);
-    st_p2p(s, 1, CHECK_FN_RECV, CHECK_COMM_WORLD, 0, 1, 0, 0);
+    st_p2p(s, 1, CHECK_EVENT_FN_RECV, CHECK_EVENT_COMM_WORLD, 0, 1, 0, 0);
     if (in_flight)
-        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_ERROR_OK);
     if (in_flight)
         st_feed(s, &exit0);
-    st_p2p(s, 0, CHECK_FN_SEND, CHECK_COMM_WORLD, 1, 1, 0, 1);
+    st_p2p(s, 0, CHECK_EVENT_FN_SEND, CHECK_EVENT_COMM_WORLD, 1, 1, 0, 1);
     finalize(s, 0);
     if (!in_flight)
-        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_OK);
+        MG_CHECK_INT(deadlock_detector_process_lost(s->det, 1, ++s->now), MG_ERROR_OK);
     st_check(s);
 }
 
@@ -481,11 +481,11 @@ static void test_lost_before_partner_records(void)
     for (int in_flight = 0; in_flight < 2; in_flight++) {
         dl_stream s;
         lost_before_partner(&s, in_flight);
-        st_find(&s, DL_DEADLOCK, &n);
+        st_find(&s, DL_FINDING_DEADLOCK, &n);
         MG_CHECK_INT(n, 0);
-        st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+        st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
         MG_CHECK_INT(n, 0);
-        const dl_finding *f = st_find(&s, DL_POTENTIAL_DEADLOCK, &n);
+        const dl_finding *f = st_find(&s, DL_FINDING_POTENTIAL_DEADLOCK, &n);
         MG_CHECK_INT(n, 1);
         static const int32_t both[] = {0, 1};
         MG_CHECK(f && st_knot_is(f, both, 2));
@@ -502,7 +502,7 @@ static void test_lost_before_partner_records(void)
 
 static void after_finalize(dl_stream *s, int32_t rank, uint16_t fn, uint64_t site)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, CHECK_FN_AFTER_FINALIZE);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, CHECK_EVENT_FN_AFTER_FINALIZE);
     ev.result = fn;
     ev.callsite = site;
     st_feed(s, &ev);
@@ -514,23 +514,23 @@ static void test_call_after_finalize(void)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+    st_coll(&s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
     finalize(&s, 0);
     after_finalize(&s, 0, MG_FN_Send, 0x1234);
     size_t n;
-    problem_found(&s, LIFECYCLE_CALL_AFTER_FINALIZE, &n);
+    problem_found(&s, DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE, &n);
     MG_CHECK_INT(n, 0); /* held behind rank 0's barrier */
-    st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
-    const dl_finding *f = problem_found(&s, LIFECYCLE_CALL_AFTER_FINALIZE, &n);
+    st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->calls[0].rank == 0 && f->calls[0].maker == MG_FN_Send &&
              f->calls[0].callsite == 0x1234);
     finalize(&s, 1);
     after_finalize(&s, 1, MG_FN_NONE, 0x5678); /* a call mpiguard does not wrap */
-    f = problem_found(&s, LIFECYCLE_CALL_AFTER_FINALIZE, &n);
+    f = problem_found(&s, DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE, &n);
     MG_CHECK_INT(n, 2);
     MG_CHECK(f && f->calls[0].rank == 1 && f->calls[0].maker == MG_FN_NONE);
-    MG_CHECK_STR(lifecycle_problem_name(LIFECYCLE_CALL_AFTER_FINALIZE), "call_after_finalize");
+    MG_CHECK_STR(lifecycle_problem_name(DL_FINDING_LIFECYCLE_CALL_AFTER_FINALIZE), "call_after_finalize");
     st_close(&s);
 }
 
@@ -543,13 +543,13 @@ static void test_local_requests(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t file = 1, greq = 2, done_greq = 3;
-    st_p2p(&s, 0, CHECK_FN_FILE_IWRITE_AT, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, file, 1);
-    st_p2p(&s, 0, CHECK_FN_GREQUEST_START, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, done_greq, 1);
-    st_p2p(&s, 0, CHECK_FN_GREQUEST_COMPLETE, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, done_greq, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_FILE_IWRITE_AT, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_PROC_NULL, 0, file, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_GREQUEST_START, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_PROC_NULL, 0, done_greq, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_GREQUEST_COMPLETE, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_PROC_NULL, 0, done_greq, 1);
     /* a Wait on the completed one returns: nothing blocks */
-    st_wait_enter(&s, 0, CHECK_FN_WAIT, &done_greq, 1);
-    st_wait_exit(&s, 0, CHECK_FN_WAIT, &done_greq, 1, NULL, 0, 1);
-    check_event un = st_event(CHECK_EV_EXIT, 1, CHECK_FN_UNMODELLED);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &done_greq, 1);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_WAIT, &done_greq, 1, NULL, 0, 1);
+    check_event un = st_event(CHECK_EVENT_EV_EXIT, 1, CHECK_EVENT_FN_UNMODELLED);
     for (int k = 0; k < 3; k++) {
         un.result = k == 1 ? MG_FN_Comm_idup : MG_FN_Rput;
         st_feed(&s, &un);
@@ -559,12 +559,12 @@ static void test_local_requests(void)
     MG_CHECK(fns[0] == MG_FN_Comm_idup && fns[1] == MG_FN_Rput);
     MG_CHECK_INT(deadlock_detector_unmodelled(s.det, fns, 1), 1);
     MG_CHECK_INT(deadlock_detector_unmodelled(NULL, fns, 4), 0);
-    st_p2p(&s, 0, CHECK_FN_GREQUEST_START, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, greq, 1);
-    st_wait_enter(&s, 0, CHECK_FN_WAIT, &greq, 1);
-    st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
+    st_p2p(&s, 0, CHECK_EVENT_FN_GREQUEST_START, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_PROC_NULL, 0, greq, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &greq, 1);
+    st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 0);
     st_check(&s);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     const int32_t self[] = {0}, barrier[] = {1};
     MG_CHECK(st_knot_is(f, self, 1));
@@ -572,10 +572,10 @@ static void test_local_requests(void)
     st_close(&s);
 
     st_open(&s, 1, NULL);
-    st_p2p(&s, 0, CHECK_FN_FILE_IREAD, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, file, 1);
-    st_p2p(&s, 0, CHECK_FN_GREQUEST_START, CHECK_COMM_WORLD, CHECK_PROC_NULL, 0, greq, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_FILE_IREAD, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_PROC_NULL, 0, file, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_GREQUEST_START, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_PROC_NULL, 0, greq, 1);
     finalize(&s, 0);
-    problem_found(&s, LIFECYCLE_REQUEST_PENDING, &n);
+    problem_found(&s, DL_FINDING_LIFECYCLE_REQUEST_PENDING, &n);
     MG_CHECK_INT(n, 2); /* two creation sites */
     st_close(&s);
 }

@@ -1,6 +1,6 @@
 /* Allocation failure everywhere: the test binary wraps malloc/calloc/realloc (linker --wrap) and
  * fails the Nth allocation for every N of a scenario that exercises matching, holding, collective
- * mismatches, the wait-for analysis and probing. Each call must return MG_OK or MG_ENOMEM, never
+ * mismatches, the wait-for analysis and probing. Each call must return MG_ERROR_OK or MG_ERROR_ENOMEM, never
  * crash, and (under ASan) leak nothing after destroy. */
 #include <stdlib.h>
 
@@ -39,7 +39,7 @@ void *__wrap_realloc(void *p, size_t n)
 
 static int ok_or_nomem(int rc)
 {
-    return rc == MG_OK || rc == MG_ENOMEM;
+    return rc == MG_ERROR_OK || rc == MG_ERROR_ENOMEM;
 }
 
 static int bad_results;
@@ -53,12 +53,12 @@ static void feed(deadlock_detector *det, uint64_t *seq, check_event *ev)
 static void p2p(deadlock_detector *det, uint64_t *seq, int32_t r, uint16_t f, int32_t peer,
                 uint64_t req, int exits)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, r, f);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, r, f);
     ev.peer = peer;
     ev.request = req;
     feed(det, seq, &ev);
     if (exits) {
-        ev.kind = CHECK_EV_EXIT;
+        ev.kind = CHECK_EVENT_EV_EXIT;
         feed(det, seq, &ev);
     }
 }
@@ -68,29 +68,29 @@ static void p2p(deadlock_detector *det, uint64_t *seq, int32_t r, uint16_t f, in
 static size_t scenario(void)
 {
     deadlock_detector *det = NULL;
-    if (deadlock_detector_create(NULL, 6, &det) != MG_OK) {
+    if (deadlock_detector_create(NULL, 6, &det) != MG_ERROR_OK) {
         return 0;
     }
     uint64_t seq[6] = {0};
-    p2p(det, seq, 0, CHECK_FN_SEND, 1, 0, 1);
-    check_event b = st_event(CHECK_EV_ENTER, 0, CHECK_FN_BARRIER);
+    p2p(det, seq, 0, CHECK_EVENT_FN_SEND, 1, 0, 1);
+    check_event b = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_BARRIER);
     feed(det, seq, &b);
-    p2p(det, seq, 2, CHECK_FN_SEND, 1, 0, 1);
+    p2p(det, seq, 2, CHECK_EVENT_FN_SEND, 1, 0, 1);
     b.rank = 2;
-    b.func = CHECK_FN_BCAST;
+    b.func = CHECK_EVENT_FN_BCAST;
     b.root = 2;
     feed(det, seq, &b);
-    p2p(det, seq, 1, CHECK_FN_IRECV, CHECK_ANY_SOURCE, 5, 1);
-    p2p(det, seq, 1, CHECK_FN_IRECV, 2, 6, 1);
+    p2p(det, seq, 1, CHECK_EVENT_FN_IRECV, CHECK_EVENT_ANY_SOURCE, 5, 1);
+    p2p(det, seq, 1, CHECK_EVENT_FN_IRECV, 2, 6, 1);
     uint64_t reqs[] = {5, 6};
-    check_event w = st_event(CHECK_EV_ENTER, 1, CHECK_FN_WAITALL);
+    check_event w = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_WAITALL);
     w.requests = reqs;
     w.n_requests = 2;
     feed(det, seq, &w);
-    p2p(det, seq, 3, CHECK_FN_SEND, 4, 0, 1);
-    p2p(det, seq, 3, CHECK_FN_RECV, 4, 0, 1);
-    p2p(det, seq, 4, CHECK_FN_SEND, 3, 0, 1);
-    p2p(det, seq, 4, CHECK_FN_RECV, 3, 0, 1);
+    p2p(det, seq, 3, CHECK_EVENT_FN_SEND, 4, 0, 1);
+    p2p(det, seq, 3, CHECK_EVENT_FN_RECV, 4, 0, 1);
+    p2p(det, seq, 4, CHECK_EVENT_FN_SEND, 3, 0, 1);
+    p2p(det, seq, 4, CHECK_EVENT_FN_RECV, 3, 0, 1);
     size_t n_new;
     bad_results += !ok_or_nomem(deadlock_detector_check_now(det, 100, &n_new));
     bad_results += !ok_or_nomem(deadlock_detector_check_now(det, 101, &n_new));

@@ -20,7 +20,7 @@ static void test_cycles(void)
             }
             MG_CHECK_INT(st_check(&s), 1);
             size_t n;
-            const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+            const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
             MG_CHECK(st_knot_is(f, all_ranks, (size_t)p));
             MG_CHECK(f && f->graph.n_arcs == (size_t)p);
             st_close(&s);
@@ -39,7 +39,7 @@ static void test_waiting_for_knot(void)
     ST_RECV(&s, 3, 2, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     int32_t knot[] = {0, 1}, waiting[] = {2, 3};
     MG_CHECK(st_knot_is(f, knot, 2));
     MG_CHECK(st_waiting_is(f, waiting, 2));
@@ -61,8 +61,8 @@ static void test_real_and_potential_apart(void)
     MG_CHECK_INT(st_check(&s), 2);
     size_t n;
     int32_t real[] = {0, 1}, hidden[] = {2, 3};
-    MG_CHECK(st_knot_is(st_find(&s, DL_POTENTIAL_DEADLOCK, &n), hidden, 2));
-    MG_CHECK(st_knot_is(st_find(&s, DL_DEADLOCK, &n), real, 2));
+    MG_CHECK(st_knot_is(st_find(&s, DL_FINDING_POTENTIAL_DEADLOCK, &n), hidden, 2));
+    MG_CHECK(st_knot_is(st_find(&s, DL_FINDING_DEADLOCK, &n), real, 2));
     st_close(&s);
 }
 
@@ -88,10 +88,10 @@ static void coll_pair(uint16_t f0, int32_t root0, uint32_t op0, uint16_t f1, int
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    st_coll(&s, 0, f0, CHECK_COMM_WORLD, root0, op0, 7, 1);
-    st_coll(&s, 1, f1, CHECK_COMM_WORLD, root1, op1, 8, 1);
+    st_coll(&s, 0, f0, CHECK_EVENT_COMM_WORLD, root0, op0, 7, 1);
+    st_coll(&s, 1, f1, CHECK_EVENT_COMM_WORLD, root1, op1, 8, 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_COLLECTIVE_MISMATCH, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_COLLECTIVE_MISMATCH, &n);
     MG_CHECK_INT(n, expect ? 1 : 0);
     if (expect && f) {
         MG_CHECK_INT(f->mismatch, expect);
@@ -108,16 +108,16 @@ static void coll_pair(uint16_t f0, int32_t root0, uint32_t op0, uint16_t f1, int
 
 static void test_collective_mismatches(void)
 {
-    coll_pair(CHECK_FN_BARRIER, CHECK_NO_ROOT, 0, CHECK_FN_BARRIER, CHECK_NO_ROOT, 0, 0);
-    coll_pair(CHECK_FN_BARRIER, CHECK_NO_ROOT, 0, CHECK_FN_BCAST, 0, 0, DL_MISMATCH_KIND);
-    coll_pair(CHECK_FN_BCAST, 0, 0, CHECK_FN_BCAST, 1, 0, DL_MISMATCH_ROOT);
-    coll_pair(CHECK_FN_ALLREDUCE, CHECK_NO_ROOT, 1, CHECK_FN_ALLREDUCE, CHECK_NO_ROOT, 2,
-              DL_MISMATCH_OP);
-    coll_pair(CHECK_FN_REDUCE, 0, 1, CHECK_FN_REDUCE, 1, 2, DL_MISMATCH_ROOT | DL_MISMATCH_OP);
-    coll_pair(CHECK_FN_BARRIER, CHECK_NO_ROOT, 0, CHECK_FN_IBARRIER, CHECK_NO_ROOT, 0,
-              DL_MISMATCH_BLOCKING);
+    coll_pair(CHECK_EVENT_FN_BARRIER, CHECK_EVENT_NO_ROOT, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_NO_ROOT, 0, 0);
+    coll_pair(CHECK_EVENT_FN_BARRIER, CHECK_EVENT_NO_ROOT, 0, CHECK_EVENT_FN_BCAST, 0, 0, DL_FINDING_MISMATCH_KIND);
+    coll_pair(CHECK_EVENT_FN_BCAST, 0, 0, CHECK_EVENT_FN_BCAST, 1, 0, DL_FINDING_MISMATCH_ROOT);
+    coll_pair(CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_NO_ROOT, 1, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_NO_ROOT, 2,
+              DL_FINDING_MISMATCH_OP);
+    coll_pair(CHECK_EVENT_FN_REDUCE, 0, 1, CHECK_EVENT_FN_REDUCE, 1, 2, DL_FINDING_MISMATCH_ROOT | DL_FINDING_MISMATCH_OP);
+    coll_pair(CHECK_EVENT_FN_BARRIER, CHECK_EVENT_NO_ROOT, 0, CHECK_EVENT_FN_IBARRIER, CHECK_EVENT_NO_ROOT, 0,
+              DL_FINDING_MISMATCH_BLOCKING);
     /* Roots and ops are compared only where the collective has them. */
-    coll_pair(CHECK_FN_ALLGATHER, 0, 1, CHECK_FN_ALLGATHER, 1, 2, 0);
+    coll_pair(CHECK_EVENT_FN_ALLGATHER, 0, 1, CHECK_EVENT_FN_ALLGATHER, 1, 2, 0);
 }
 
 /* Collectives in different orders on three ranks: each slot's first disagreement is one finding
@@ -126,11 +126,11 @@ static void test_collective_order(void)
 {
     dl_stream s;
     st_open(&s, 3, NULL);
-    st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
-    st_coll(&s, 0, CHECK_FN_BCAST, CHECK_COMM_WORLD, 0, 0, 0, 1);
+    st_coll(&s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    st_coll(&s, 0, CHECK_EVENT_FN_BCAST, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 1);
     for (int32_t r = 1; r < 3; r++) {
-        st_coll(&s, r, CHECK_FN_BCAST, CHECK_COMM_WORLD, 0, 0, 0, 1);
-        st_coll(&s, r, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 1);
+        st_coll(&s, r, CHECK_EVENT_FN_BCAST, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 1);
+        st_coll(&s, r, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
     }
     size_t n;
     const dl_finding *all = deadlock_detector_findings(s.det, &n);
@@ -138,10 +138,10 @@ static void test_collective_order(void)
     if (n == 2) {
         MG_CHECK_INT(all[0].n_calls, 3);
         MG_CHECK_INT(all[0].calls[0].rank, 0);
-        MG_CHECK_INT(all[0].calls[0].func, CHECK_FN_BARRIER);
+        MG_CHECK_INT(all[0].calls[0].func, CHECK_EVENT_FN_BARRIER);
         MG_CHECK_INT(all[0].calls[2].rank, 2);
-        MG_CHECK_INT(all[0].calls[2].func, CHECK_FN_BCAST);
-        MG_CHECK_INT(all[1].calls[0].func, CHECK_FN_BCAST);
+        MG_CHECK_INT(all[0].calls[2].func, CHECK_EVENT_FN_BCAST);
+        MG_CHECK_INT(all[1].calls[0].func, CHECK_EVENT_FN_BCAST);
     }
     MG_CHECK_INT(st_check(&s), 0);
     st_close(&s);
@@ -158,13 +158,13 @@ static void test_collective_mismatch_any_order(void)
         st_open(&s, 3, NULL);
         for (int i = 0; i < 3; i++) {
             int32_t r = orders[k][i];
-            st_coll(&s, r, CHECK_FN_GATHER, CHECK_COMM_WORLD, r == 0 ? 0 : 1, 0, 0, 0);
+            st_coll(&s, r, CHECK_EVENT_FN_GATHER, CHECK_EVENT_COMM_WORLD, r == 0 ? 0 : 1, 0, 0, 0);
         }
         MG_CHECK_INT(st_check(&s), 1); /* no exit read: held until this analysis */
         size_t n;
-        const dl_finding *f = st_find(&s, DL_COLLECTIVE_MISMATCH, &n);
+        const dl_finding *f = st_find(&s, DL_FINDING_COLLECTIVE_MISMATCH, &n);
         MG_CHECK_INT(n, 1);
-        MG_CHECK(f && f->n_calls == 3 && f->mismatch == DL_MISMATCH_ROOT);
+        MG_CHECK(f && f->n_calls == 3 && f->mismatch == DL_FINDING_MISMATCH_ROOT);
         unsigned named = 0;
         for (size_t c = 0; f && c < f->n_calls; c++) {
             named |= 1u << f->calls[c].rank;
@@ -182,12 +182,12 @@ static void test_collective_deadlock(void)
 {
     dl_stream s;
     st_open(&s, 3, NULL);
-    st_coll(&s, 0, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
-    st_coll(&s, 1, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
+    st_coll(&s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 0);
+    st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 0);
     ST_RECV(&s, 2, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     int32_t knot[] = {0, 2}, waiting[] = {1};
     MG_CHECK(st_knot_is(f, knot, 2));
     MG_CHECK(st_waiting_is(f, waiting, 1));
@@ -204,12 +204,12 @@ static void test_nonblocking_collective(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 5;
-    st_coll(&s, 0, CHECK_FN_IBARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, r, 1);
-    st_wait_enter(&s, 0, CHECK_FN_WAIT, &r, 1);
+    st_coll(&s, 0, CHECK_EVENT_FN_IBARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, r, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1);
     ST_RECV(&s, 1, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     int32_t knot[] = {0, 1};
     MG_CHECK(st_knot_is(f, knot, 2));
     MG_CHECK(f && f->graph.n_nodes == 2); /* the collective node was a pass-through */
@@ -219,22 +219,22 @@ static void test_nonblocking_collective(void)
 /* Waitall, Waitany and Waitsome over wildcard receives, completed with their statuses: clean. */
 static void test_multi_completion_clean(void)
 {
-    uint16_t funcs[] = {CHECK_FN_WAITALL, CHECK_FN_WAITANY, CHECK_FN_WAITSOME};
+    uint16_t funcs[] = {CHECK_EVENT_FN_WAITALL, CHECK_EVENT_FN_WAITANY, CHECK_EVENT_FN_WAITSOME};
     for (int k = 0; k < 3; k++) {
         dl_stream s;
         st_open(&s, 3, NULL);
         uint64_t reqs[] = {1, 2};
-        st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, CHECK_ANY_TAG, 1, 1);
-        st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, CHECK_ANY_TAG, 2, 1);
+        st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, CHECK_EVENT_ANY_TAG, 1, 1);
+        st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, CHECK_EVENT_ANY_TAG, 2, 1);
         ST_SEND(&s, 1, 0, 1);
         ST_SEND(&s, 2, 0, 1);
         check_event_status both[] = {{0, 2, 0, 0, 1}, {1, 1, 0, 0, 1}};
-        if (funcs[k] == CHECK_FN_WAITANY) {
-            st_wait_enter(&s, 0, CHECK_FN_WAITANY, reqs, 2);
-            st_wait_exit(&s, 0, CHECK_FN_WAITANY, reqs, 2, &both[0], 1, 1);
+        if (funcs[k] == CHECK_EVENT_FN_WAITANY) {
+            st_wait_enter(&s, 0, CHECK_EVENT_FN_WAITANY, reqs, 2);
+            st_wait_exit(&s, 0, CHECK_EVENT_FN_WAITANY, reqs, 2, &both[0], 1, 1);
             uint64_t rest[] = {0, 2}; /* the completed slot is MPI_REQUEST_NULL now */
-            st_wait_enter(&s, 0, CHECK_FN_WAITANY, rest, 2);
-            st_wait_exit(&s, 0, CHECK_FN_WAITANY, rest, 2, &both[1], 1, 1);
+            st_wait_enter(&s, 0, CHECK_EVENT_FN_WAITANY, rest, 2);
+            st_wait_exit(&s, 0, CHECK_EVENT_FN_WAITANY, rest, 2, &both[1], 1, 1);
         } else {
             st_wait_enter(&s, 0, funcs[k], reqs, 2);
             st_wait_exit(&s, 0, funcs[k], reqs, 2, both, 2, 1);
@@ -257,19 +257,19 @@ static void test_waitall_wildcards_deadlock(void)
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t reqs[] = {1, 2};
-    st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, 1, 1);
-    st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, 2, 1);
-    st_wait_enter(&s, 0, CHECK_FN_WAITALL, reqs, 2);
+    st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, 0, 1, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, 0, 2, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAITALL, reqs, 2);
     ST_SEND(&s, 1, 0, 1);
     ST_RECV(&s, 1, 0, 0);
     ST_RECV(&s, 2, 0, 0);
     MG_CHECK(st_check(&s) >= 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     int32_t knot[] = {0, 1, 2};
     MG_CHECK(st_knot_is(f, knot, 3));
-    MG_CHECK(f && (f->notes & DL_NOTE_PROBED) && f->probe_source == 1);
+    MG_CHECK(f && (f->notes & DL_FINDING_NOTE_PROBED) && f->probe_source == 1);
     st_close(&s);
 }
 
@@ -279,15 +279,15 @@ static void test_waitany_deadlock(void)
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t reqs[] = {1, 2};
-    st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, 1, 0, 1, 1);
-    st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, 2, 0, 2, 1);
-    st_wait_enter(&s, 0, CHECK_FN_WAITANY, reqs, 2);
+    st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, 1, 0, 1, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, 2, 0, 2, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAITANY, reqs, 2);
     ST_RECV(&s, 1, 0, 0);
     MG_CHECK_INT(st_check(&s), 0); /* rank 2 may still send */
     ST_RECV(&s, 2, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK(st_knot_is(f, all_ranks, 3));
     MG_CHECK(f && f->graph.n_arcs == 4 && wait_graph_arc_is_or(&f->graph, 0));
     st_close(&s);
@@ -298,29 +298,29 @@ static void test_persistent(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 9, q = 10;
-    st_p2p(&s, 0, CHECK_FN_SEND_INIT, CHECK_COMM_WORLD, 1, 3, r, 1);
-    st_p2p(&s, 1, CHECK_FN_RECV_INIT, CHECK_COMM_WORLD, 0, 3, q, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_SEND_INIT, CHECK_EVENT_COMM_WORLD, 1, 3, r, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_RECV_INIT, CHECK_EVENT_COMM_WORLD, 0, 3, q, 1);
     for (int it = 0; it < 3; it++) {
-        st_p2p(&s, 0, CHECK_FN_START, CHECK_COMM_WORLD, 0, 0, r, 1);
-        st_p2p(&s, 1, CHECK_FN_START, CHECK_COMM_WORLD, 0, 0, q, 1);
-        st_wait_enter(&s, 0, CHECK_FN_WAIT, &r, 1);
-        st_wait_exit(&s, 0, CHECK_FN_WAIT, &r, 1, NULL, 0, 1);
-        st_wait_enter(&s, 1, CHECK_FN_WAIT, &q, 1);
-        st_wait_exit(&s, 1, CHECK_FN_WAIT, &q, 1, NULL, 0, 1);
+        st_p2p(&s, 0, CHECK_EVENT_FN_START, CHECK_EVENT_COMM_WORLD, 0, 0, r, 1);
+        st_p2p(&s, 1, CHECK_EVENT_FN_START, CHECK_EVENT_COMM_WORLD, 0, 0, q, 1);
+        st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1);
+        st_wait_exit(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1, NULL, 0, 1);
+        st_wait_enter(&s, 1, CHECK_EVENT_FN_WAIT, &q, 1);
+        st_wait_exit(&s, 1, CHECK_EVENT_FN_WAIT, &q, 1, NULL, 0, 1);
     }
     MG_CHECK_INT(st_check(&s), 0);
     deadlock_detector_queues sz;
     deadlock_detector_queue_sizes(s.det, &sz);
     MG_CHECK_INT(sz.live_requests, 2);
     MG_CHECK_INT(sz.held_records, 0);
-    st_p2p(&s, 0, CHECK_FN_REQUEST_FREE, CHECK_COMM_WORLD, 0, 0, r, 1);
-    st_p2p(&s, 1, CHECK_FN_REQUEST_FREE, CHECK_COMM_WORLD, 0, 0, q, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_REQUEST_FREE, CHECK_EVENT_COMM_WORLD, 0, 0, r, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_REQUEST_FREE, CHECK_EVENT_COMM_WORLD, 0, 0, q, 1);
     deadlock_detector_queue_sizes(s.det, &sz);
     MG_CHECK_INT(sz.live_requests, 0);
     /* Starting a request nobody created is a malformed stream. */
-    check_event ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_START);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_START);
     ev.request = 77;
-    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_EFORMAT);
+    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_ERROR_EFORMAT);
     st_close(&s);
 }
 
@@ -329,20 +329,20 @@ static void test_persistent_deadlock(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 9, q = 10;
-    st_p2p(&s, 0, CHECK_FN_RECV_INIT, CHECK_COMM_WORLD, 1, 3, r, 1);
-    st_p2p(&s, 1, CHECK_FN_RECV_INIT, CHECK_COMM_WORLD, 0, 3, q, 1);
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_STARTALL);
+    st_p2p(&s, 0, CHECK_EVENT_FN_RECV_INIT, CHECK_EVENT_COMM_WORLD, 1, 3, r, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_RECV_INIT, CHECK_EVENT_COMM_WORLD, 0, 3, q, 1);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_STARTALL);
     ev.requests = &r;
     ev.n_requests = 1;
     st_feed(&s, &ev);
-    st_p2p(&s, 1, CHECK_FN_START, CHECK_COMM_WORLD, 0, 0, q, 1);
-    st_wait_enter(&s, 0, CHECK_FN_WAIT, &r, 1);
-    st_wait_enter(&s, 1, CHECK_FN_WAIT, &q, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_START, CHECK_EVENT_COMM_WORLD, 0, 0, q, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1);
+    st_wait_enter(&s, 1, CHECK_EVENT_FN_WAIT, &q, 1);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK(st_knot_is(f, all_ranks, 2));
-    MG_CHECK(f && f->calls[0].func == CHECK_FN_WAIT);
+    MG_CHECK(f && f->calls[0].func == CHECK_EVENT_FN_WAIT);
     st_close(&s);
 }
 
@@ -357,18 +357,18 @@ static void test_persistent_wildcard_held(void)
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t r = 1;
-    st_p2p(&s, 0, CHECK_FN_INIT, CHECK_COMM_WORLD, 0, 0, 0, 1);
-    st_p2p(&s, 0, CHECK_FN_RECV_INIT, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, r, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_INIT, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_RECV_INIT, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, 0, r, 1);
     for (int32_t source = 1; source <= 3; source++) {
-        st_p2p(&s, 0, CHECK_FN_START, CHECK_COMM_WORLD, 0, 0, r, 1);
+        st_p2p(&s, 0, CHECK_EVENT_FN_START, CHECK_EVENT_COMM_WORLD, 0, 0, r, 1);
         /* The capture's layout: MPI_Wait names its request in the list, not in .request. */
-        check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WAIT);
+        check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_WAIT);
         ev.requests = &r;
         ev.n_requests = 1;
         st_feed(&s, &ev);
         if (source < 3) { /* the third Wait never returns */
             check_event_status st = {0, source, 0, 0, 0};
-            ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_WAIT);
+            ev = st_event(CHECK_EVENT_EV_EXIT, 0, CHECK_EVENT_FN_WAIT);
             ev.requests = &r;
             ev.n_requests = 1;
             ev.statuses = &st;
@@ -378,15 +378,15 @@ static void test_persistent_wildcard_held(void)
         }
     }
     for (int32_t w = 1; w < 3; w++) {
-        st_p2p(&s, w, CHECK_FN_INIT, CHECK_COMM_WORLD, 0, 0, 0, 1);
+        st_p2p(&s, w, CHECK_EVENT_FN_INIT, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 1);
         ST_SEND(&s, w, 0, 1);
-        st_coll(&s, w, CHECK_FN_BARRIER, CHECK_COMM_WORLD, CHECK_NO_ROOT, 0, 0, 0);
+        st_coll(&s, w, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 0);
     }
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK(st_knot_is(f, all_ranks, 3));
-    MG_CHECK(f && f->calls[0].func == CHECK_FN_WAIT);
+    MG_CHECK(f && f->calls[0].func == CHECK_EVENT_FN_WAIT);
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.held_records, 0);
@@ -400,17 +400,17 @@ static void test_sendrecv_ring(void)
         dl_stream s;
         st_open(&s, p, NULL);
         for (int32_t r = 0; r < p; r++) {
-            check_event ev = st_event(CHECK_EV_ENTER, r, CHECK_FN_SENDRECV);
+            check_event ev = st_event(CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_SENDRECV);
             ev.peer = (r + 1) % p;
             ev.tag = 4;
             ev.peer2 = (r + p - 1) % p;
             ev.tag2 = 4;
             st_feed(&s, &ev);
             if (r > 0) {
-                st_recv_exit(&s, r, CHECK_FN_SENDRECV, (r + p - 1) % p, 4);
+                st_recv_exit(&s, r, CHECK_EVENT_FN_SENDRECV, (r + p - 1) % p, 4);
             }
         }
-        st_recv_exit(&s, 0, CHECK_FN_SENDRECV, p - 1, 4);
+        st_recv_exit(&s, 0, CHECK_EVENT_FN_SENDRECV, p - 1, 4);
         MG_CHECK_INT(st_check(&s), 0);
         deadlock_detector_queues q;
         deadlock_detector_queue_sizes(s.det, &q);
@@ -426,28 +426,28 @@ static void test_split(void)
     st_open(&s, 4, NULL);
     int32_t lo[] = {0, 1}, hi[] = {2, 3};
     for (int32_t r = 0; r < 4; r++) {
-        st_split(&s, r, CHECK_COMM_WORLD, r < 2 ? 200 : 201, r < 2 ? lo : hi, 2);
+        st_split(&s, r, CHECK_EVENT_COMM_WORLD, r < 2 ? 200 : 201, r < 2 ? lo : hi, 2);
     }
-    st_p2p(&s, 1, CHECK_FN_SEND, 200, 0, 0, 0, 0);
+    st_p2p(&s, 1, CHECK_EVENT_FN_SEND, 200, 0, 0, 0, 0);
     ST_RECV(&s, 0, 1, 0); /* on world: does not match the send on 200 */
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     int32_t knot[] = {0, 1};
     MG_CHECK(st_knot_is(f, knot, 2));
-    MG_CHECK(f && f->calls[1].comm == 200 && f->calls[0].comm == CHECK_COMM_WORLD);
-    st_p2p(&s, 2, CHECK_FN_RECV, 201, 3, 0, 0, 0);
-    st_p2p(&s, 3, CHECK_FN_SEND, 201, 2, 0, 0, 1);
-    st_recv_exit(&s, 2, CHECK_FN_RECV, 3, 0);
-    st_p2p(&s, 2, CHECK_FN_RECV, 201, 3, 0, 0, 0);
+    MG_CHECK(f && f->calls[1].comm == 200 && f->calls[0].comm == CHECK_EVENT_COMM_WORLD);
+    st_p2p(&s, 2, CHECK_EVENT_FN_RECV, 201, 3, 0, 0, 0);
+    st_p2p(&s, 3, CHECK_EVENT_FN_SEND, 201, 2, 0, 0, 1);
+    st_recv_exit(&s, 2, CHECK_EVENT_FN_RECV, 3, 0);
+    st_p2p(&s, 2, CHECK_EVENT_FN_RECV, 201, 3, 0, 0, 0);
     MG_CHECK_INT(st_check(&s), 0); /* rank 3 still runs */
-    st_coll(&s, 3, CHECK_FN_BARRIER, 201, CHECK_NO_ROOT, 0, 0, 0);
+    st_coll(&s, 3, CHECK_EVENT_FN_BARRIER, 201, CHECK_EVENT_NO_ROOT, 0, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
-    f = st_find(&s, DL_DEADLOCK, &n);
+    f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     int32_t knot2[] = {2, 3};
     MG_CHECK_INT(n, 2);
     MG_CHECK(st_knot_is(f, knot2, 2));
-    MG_CHECK(f && f->calls[1].comm == 201 && f->calls[1].func == CHECK_FN_BARRIER);
+    MG_CHECK(f && f->calls[1].comm == 201 && f->calls[1].func == CHECK_EVENT_FN_BARRIER);
     st_close(&s);
 }
 
@@ -463,8 +463,8 @@ static void test_master_worker(void)
         }
         for (int32_t i = 0; i < p - 1; i++) {
             int32_t w = p - 1 - (i + k) % (p - 1);
-            ST_RECV(&s, 0, CHECK_ANY_SOURCE, 0);
-            st_recv_exit(&s, 0, CHECK_FN_RECV, w, 0);
+            ST_RECV(&s, 0, CHECK_EVENT_ANY_SOURCE, 0);
+            st_recv_exit(&s, 0, CHECK_EVENT_FN_RECV, w, 0);
             ST_SEND(&s, 0, w, 1);
         }
         for (int32_t w = 1; w < p; w++) {
@@ -473,7 +473,7 @@ static void test_master_worker(void)
     }
     MG_CHECK_INT(st_check(&s), 0);
     for (int32_t r = 0; r < p; r++) {
-        check_event ev = st_event(CHECK_EV_ENTER, r, CHECK_FN_FINALIZE);
+        check_event ev = st_event(CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_FINALIZE);
         st_feed(&s, &ev);
     }
     deadlock_detector_queues q;
@@ -492,9 +492,9 @@ static void test_terminated_peer(void)
         dl_stream s;
         st_open(&s, 3, NULL);
         if (how == 2) {
-            MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, 5), MG_OK);
+            MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, 5), MG_ERROR_OK);
         } else {
-            check_event ev = st_event(CHECK_EV_ENTER, 0, how ? CHECK_FN_ABORT : CHECK_FN_FINALIZE);
+            check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, how ? CHECK_EVENT_FN_ABORT : CHECK_EVENT_FN_FINALIZE);
             st_feed(&s, &ev);
         }
         ST_RECV(&s, 1, 0, 0);
@@ -502,13 +502,13 @@ static void test_terminated_peer(void)
         MG_CHECK(deadlock_detector_is_every_live_process_blocked(s.det));
         MG_CHECK_INT(st_check(&s), 1);
         size_t n;
-        const dl_finding *f = st_find(&s, DL_STUCK_ON_TERMINATED, &n);
+        const dl_finding *f = st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
         int32_t knot[] = {0}, waiting[] = {1, 2};
         MG_CHECK(st_knot_is(f, knot, 1));
         MG_CHECK(st_waiting_is(f, waiting, 2));
-        MG_CHECK(f && f->calls[0].state == WG_TERMINATED);
+        MG_CHECK(f && f->calls[0].state == WAIT_GRAPH_TERMINATED);
         if (how < 2) {
-            MG_CHECK(f && f->calls[0].func == (how ? CHECK_FN_ABORT : CHECK_FN_FINALIZE));
+            MG_CHECK(f && f->calls[0].func == (how ? CHECK_EVENT_FN_ABORT : CHECK_EVENT_FN_FINALIZE));
         }
         st_close(&s);
     }
@@ -518,23 +518,23 @@ static void test_probe(void)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    st_p2p(&s, 0, CHECK_FN_PROBE, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 6, 0, 0);
+    st_p2p(&s, 0, CHECK_EVENT_FN_PROBE, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, 6, 0, 0);
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.blocked_processes, 1);
-    st_p2p(&s, 1, CHECK_FN_SEND, CHECK_COMM_WORLD, 0, 6, 0, 0);
+    st_p2p(&s, 1, CHECK_EVENT_FN_SEND, CHECK_EVENT_COMM_WORLD, 0, 6, 0, 0);
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.blocked_processes, 1); /* the probe completed; the send waits */
-    st_recv_exit(&s, 0, CHECK_FN_PROBE, 1, 6);
-    st_p2p(&s, 0, CHECK_FN_RECV, CHECK_COMM_WORLD, 1, 6, 0, 1);
+    st_recv_exit(&s, 0, CHECK_EVENT_FN_PROBE, 1, 6);
+    st_p2p(&s, 0, CHECK_EVENT_FN_RECV, CHECK_EVENT_COMM_WORLD, 1, 6, 0, 1);
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.blocked_processes, 0);
     /* Probe-probe: deadlock. */
-    st_p2p(&s, 0, CHECK_FN_PROBE, CHECK_COMM_WORLD, 1, 0, 0, 0);
-    st_p2p(&s, 1, CHECK_FN_PROBE, CHECK_COMM_WORLD, 0, 0, 0, 0);
+    st_p2p(&s, 0, CHECK_EVENT_FN_PROBE, CHECK_EVENT_COMM_WORLD, 1, 0, 0, 0);
+    st_p2p(&s, 1, CHECK_EVENT_FN_PROBE, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK(st_knot_is(f, all_ranks, 2));
     st_close(&s);
 }
@@ -546,14 +546,14 @@ static void test_matched_probe(void)
     st_open(&s, 3, NULL);
     ST_SEND(&s, 1, 0, 1);
     ST_SEND(&s, 2, 0, 1);
-    st_p2p(&s, 0, CHECK_FN_MPROBE, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, 0, 0);
-    st_recv_exit(&s, 0, CHECK_FN_MPROBE, 2, 0);
-    st_p2p(&s, 0, CHECK_FN_MRECV, CHECK_COMM_WORLD, 0, 0, 0, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_MPROBE, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, 0, 0, 0);
+    st_recv_exit(&s, 0, CHECK_EVENT_FN_MPROBE, 2, 0);
+    st_p2p(&s, 0, CHECK_EVENT_FN_MRECV, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 1);
     check_event_status st = {0, 1, 0, 0, 1};
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_IMPROBE);
-    ev.peer = CHECK_ANY_SOURCE;
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_IMPROBE);
+    ev.peer = CHECK_EVENT_ANY_SOURCE;
     st_feed(&s, &ev);
-    ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_IMPROBE);
+    ev = st_event(CHECK_EVENT_EV_EXIT, 0, CHECK_EVENT_FN_IMPROBE);
     ev.result = 1;
     ev.statuses = &st;
     ev.n_statuses = 1;
@@ -570,22 +570,22 @@ static void test_test_and_cancel(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t r = 3;
-    st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, 1, 0, r, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, 1, 0, r, 1);
     for (int i = 0; i < 3; i++) {
-        st_wait_enter(&s, 0, CHECK_FN_TEST, &r, 1);
-        st_wait_exit(&s, 0, CHECK_FN_TEST, &r, 1, NULL, 0, 0);
+        st_wait_enter(&s, 0, CHECK_EVENT_FN_TEST, &r, 1);
+        st_wait_exit(&s, 0, CHECK_EVENT_FN_TEST, &r, 1, NULL, 0, 0);
     }
     ST_RECV(&s, 1, 0, 0);
     MG_CHECK(!deadlock_detector_is_every_live_process_blocked(s.det));
     MG_CHECK_INT(st_check(&s), 0);
     ST_SEND(&s, 0, 1, 1);
-    st_recv_exit(&s, 1, CHECK_FN_RECV, 0, 0);
+    st_recv_exit(&s, 1, CHECK_EVENT_FN_RECV, 0, 0);
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests, 1);
-    st_p2p(&s, 0, CHECK_FN_CANCEL, CHECK_COMM_WORLD, 0, 0, r, 1);
-    st_wait_enter(&s, 0, CHECK_FN_WAIT, &r, 1);
-    st_wait_exit(&s, 0, CHECK_FN_WAIT, &r, 1, NULL, 0, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_CANCEL, CHECK_EVENT_COMM_WORLD, 0, 0, r, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1, NULL, 0, 1);
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests + q.pending_recvs + q.blocked_processes, 0);
     st_close(&s);
@@ -597,33 +597,33 @@ static void test_test_family(void)
     dl_stream s;
     st_open(&s, 3, NULL);
     uint64_t reqs[] = {1, 2};
-    st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, 1, 1);
-    st_p2p(&s, 0, CHECK_FN_IRECV, CHECK_COMM_WORLD, CHECK_ANY_SOURCE, 0, 2, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, 0, 1, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_IRECV, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_ANY_SOURCE, 0, 2, 1);
     ST_SEND(&s, 1, 0, 1);
     ST_SEND(&s, 2, 0, 1);
     check_event_status second = {1, 1, 0, 0, 1}, first = {0, 2, 0, 0, 1};
-    st_wait_enter(&s, 0, CHECK_FN_TESTSOME, reqs, 2);
-    st_wait_exit(&s, 0, CHECK_FN_TESTSOME, reqs, 2, &second, 1, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_TESTSOME, reqs, 2);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_TESTSOME, reqs, 2, &second, 1, 1);
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests, 1);
     MG_CHECK_INT(q.undecided, 1); /* request 1 still open, both senders candidates */
-    st_wait_enter(&s, 0, CHECK_FN_TESTANY, reqs, 2);
-    st_wait_exit(&s, 0, CHECK_FN_TESTANY, reqs, 2, NULL, 0, 0); /* nothing yet */
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_TESTANY, reqs, 2);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_TESTANY, reqs, 2, NULL, 0, 0); /* nothing yet */
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests, 1);
-    st_wait_enter(&s, 0, CHECK_FN_TESTANY, reqs, 2);
-    st_wait_exit(&s, 0, CHECK_FN_TESTANY, reqs, 2, &first, 1, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_TESTANY, reqs, 2);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_TESTANY, reqs, 2, &first, 1, 1);
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests + q.undecided + q.queued_sends + q.blocked_processes, 0);
-    st_p2p(&s, 0, CHECK_FN_ISEND, CHECK_COMM_WORLD, 1, 0, 3, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_ISEND, CHECK_EVENT_COMM_WORLD, 1, 0, 3, 1);
     uint64_t three[] = {3};
-    st_wait_enter(&s, 0, CHECK_FN_TESTALL, three, 1);
-    st_wait_exit(&s, 0, CHECK_FN_TESTALL, three, 1, NULL, 0, 0);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_TESTALL, three, 1);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_TESTALL, three, 1, NULL, 0, 0);
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests, 1);
-    st_wait_enter(&s, 0, CHECK_FN_TESTALL, three, 1);
-    st_wait_exit(&s, 0, CHECK_FN_TESTALL, three, 1, NULL, 0, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_TESTALL, three, 1);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_TESTALL, three, 1, NULL, 0, 1);
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.live_requests, 0);
     MG_CHECK_INT(q.queued_sends, 1); /* the message lives on until rank 1 receives it */
@@ -635,18 +635,18 @@ static void test_tags_and_order(void)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    st_p2p(&s, 0, CHECK_FN_ISEND, CHECK_COMM_WORLD, 1, 1, 1, 1);
-    st_p2p(&s, 0, CHECK_FN_ISEND, CHECK_COMM_WORLD, 1, 2, 2, 1);
-    st_p2p(&s, 1, CHECK_FN_RECV, CHECK_COMM_WORLD, 0, 2, 0, 1);
-    st_p2p(&s, 1, CHECK_FN_RECV, CHECK_COMM_WORLD, 0, CHECK_ANY_TAG, 0, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_ISEND, CHECK_EVENT_COMM_WORLD, 1, 1, 1, 1);
+    st_p2p(&s, 0, CHECK_EVENT_FN_ISEND, CHECK_EVENT_COMM_WORLD, 1, 2, 2, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_RECV, CHECK_EVENT_COMM_WORLD, 0, 2, 0, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_RECV, CHECK_EVENT_COMM_WORLD, 0, CHECK_EVENT_ANY_TAG, 0, 1);
     uint64_t reqs[] = {1, 2};
-    st_wait_enter(&s, 0, CHECK_FN_WAITALL, reqs, 2);
-    st_wait_exit(&s, 0, CHECK_FN_WAITALL, reqs, 2, NULL, 0, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAITALL, reqs, 2);
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_WAITALL, reqs, 2, NULL, 0, 1);
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes + q.live_requests, 0);
     /* A receive for a tag nobody sends blocks. */
-    st_p2p(&s, 1, CHECK_FN_RECV, CHECK_COMM_WORLD, 0, 9, 0, 0);
+    st_p2p(&s, 1, CHECK_EVENT_FN_RECV, CHECK_EVENT_COMM_WORLD, 0, 9, 0, 0);
     ST_SEND(&s, 0, 1, 0);
     MG_CHECK_INT(st_check(&s), 1);
     st_close(&s);
@@ -659,15 +659,15 @@ static void test_comm_self(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     uint64_t self = check_comm_self_id(1), r = 4;
-    st_p2p(&s, 1, CHECK_FN_ISEND, self, 1, 0, r, 1);
-    st_p2p(&s, 1, CHECK_FN_RECV, self, 1, 0, 0, 1);
-    st_wait_enter(&s, 1, CHECK_FN_WAIT, &r, 1);
-    st_wait_exit(&s, 1, CHECK_FN_WAIT, &r, 1, NULL, 0, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_ISEND, self, 1, 0, r, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_RECV, self, 1, 0, 0, 1);
+    st_wait_enter(&s, 1, CHECK_EVENT_FN_WAIT, &r, 1);
+    st_wait_exit(&s, 1, CHECK_EVENT_FN_WAIT, &r, 1, NULL, 0, 1);
     MG_CHECK_INT(st_check(&s), 0);
-    st_p2p(&s, 0, CHECK_FN_RECV, check_comm_self_id(0), 0, 0, 0, 0);
+    st_p2p(&s, 0, CHECK_EVENT_FN_RECV, check_comm_self_id(0), 0, 0, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     int32_t knot[] = {0};
     MG_CHECK(st_knot_is(f, knot, 1));
     MG_CHECK(f && f->graph.n_arcs == 1 && f->graph.arcs[0].from == 0 && f->graph.arcs[0].to == 0);
@@ -681,23 +681,23 @@ static void test_intercomm(void)
     st_open(&s, 4, NULL);
     int32_t groups[2][4] = {{0, 1, 2, 3}, {2, 3, 0, 1}};
     for (int32_t r = 0; r < 4; r++) {
-        check_event ev = st_event(CHECK_EV_ENTER, r, CHECK_FN_INTERCOMM_CREATE);
+        check_event ev = st_event(CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_INTERCOMM_CREATE);
         st_feed(&s, &ev);
-        ev = st_event(CHECK_EV_EXIT, r, CHECK_FN_INTERCOMM_CREATE);
+        ev = st_event(CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_INTERCOMM_CREATE);
         ev.aux = 300;
-        ev.flags = CHECK_FLAG_INTERCOMM;
+        ev.flags = CHECK_EVENT_FLAG_INTERCOMM;
         ev.ranks = groups[r / 2];
         ev.n_ranks = 4;
         ev.n_local = 2;
         st_feed(&s, &ev);
     }
     for (int32_t r = 0; r < 3; r++) {
-        st_coll(&s, r, CHECK_FN_BARRIER, 300, CHECK_NO_ROOT, 0, 0, 0);
+        st_coll(&s, r, CHECK_EVENT_FN_BARRIER, 300, CHECK_EVENT_NO_ROOT, 0, 0, 0);
     }
     ST_RECV(&s, 3, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     int32_t knot[] = {0, 3}, waiting[] = {1, 2};
     MG_CHECK(st_knot_is(f, knot, 2));
     MG_CHECK(st_waiting_is(f, waiting, 2));
@@ -710,8 +710,8 @@ static void test_bsend(void)
 {
     dl_stream s;
     st_open(&s, 2, NULL);
-    st_p2p(&s, 0, CHECK_FN_BSEND, CHECK_COMM_WORLD, 1, 0, 0, 0);
-    st_p2p(&s, 1, CHECK_FN_BSEND, CHECK_COMM_WORLD, 0, 0, 0, 0);
+    st_p2p(&s, 0, CHECK_EVENT_FN_BSEND, CHECK_EVENT_COMM_WORLD, 1, 0, 0, 0);
+    st_p2p(&s, 1, CHECK_EVENT_FN_BSEND, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 0);
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(s.det, &q);
     MG_CHECK_INT(q.blocked_processes, 0);
@@ -727,48 +727,48 @@ static void test_bsend(void)
 static void test_bad_arguments(void)
 {
     deadlock_detector *det = NULL;
-    MG_CHECK_INT(deadlock_detector_create(NULL, 0, &det), MG_EINVAL);
-    MG_CHECK_INT(deadlock_detector_create(NULL, 4, NULL), MG_EINVAL);
+    MG_CHECK_INT(deadlock_detector_create(NULL, 0, &det), MG_ERROR_EINVAL);
+    MG_CHECK_INT(deadlock_detector_create(NULL, 4, NULL), MG_ERROR_EINVAL);
     deadlock_detector_destroy(NULL);
-    MG_CHECK_INT(deadlock_detector_check_now(NULL, 0, NULL), MG_EINVAL);
-    MG_CHECK_INT(deadlock_detector_process_lost(NULL, 0, 0), MG_EINVAL);
+    MG_CHECK_INT(deadlock_detector_check_now(NULL, 0, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(deadlock_detector_process_lost(NULL, 0, 0), MG_ERROR_EINVAL);
     dl_stream s;
     st_open(&s, 2, NULL);
-    check_event ev = st_event(CHECK_EV_ENTER, 5, CHECK_FN_BARRIER);
-    MG_CHECK_INT(deadlock_detector_feed(s.det, NULL, 0), MG_EINVAL);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 5, CHECK_EVENT_FN_BARRIER);
+    MG_CHECK_INT(deadlock_detector_feed(s.det, NULL, 0), MG_ERROR_EINVAL);
     MG_CHECK_INT(deadlock_detector_feed(
-                     s.det, &(check_event){.kind = 1, .rank = -1, .func = CHECK_FN_SEND}, 0),
-                 MG_EINVAL);
+                     s.det, &(check_event){.kind = 1, .rank = -1, .func = CHECK_EVENT_FN_SEND}, 0),
+                 MG_ERROR_EINVAL);
     ev.rank = 1;
-    ev.func = CHECK_FN_COUNT;
-    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_EINVAL);
-    ev = st_event(3, 1, CHECK_FN_SEND);
-    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_EINVAL);
-    ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_WAITALL);
+    ev.func = CHECK_EVENT_FN_COUNT;
+    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_ERROR_EINVAL);
+    ev = st_event(3, 1, CHECK_EVENT_FN_SEND);
+    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_ERROR_EINVAL);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_WAITALL);
     ev.n_requests = 2; /* and no array */
-    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_EINVAL);
-    ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_SEND);
+    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_ERROR_EINVAL);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_SEND);
     ev.peer = 7; /* outside the world */
-    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_EINVAL);
-    ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_BARRIER);
+    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_ERROR_EINVAL);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_BARRIER);
     ev.comm = 999; /* a communicator nobody created */
-    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_ENOENT);
-    ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_INIT);
+    MG_CHECK_INT(st_feed_rc(&s, &ev), MG_ERROR_ENOENT);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_INIT);
     ev.seq = 5;
-    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 1), MG_OK);
-    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 2), MG_ESTATE); /* same sequence number */
-    ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WAIT);
+    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 1), MG_ERROR_OK);
+    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 2), MG_ERROR_ESTATE); /* same sequence number */
+    ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_WAIT);
     ev.request = 0; /* MPI_REQUEST_NULL: returns at once */
     ev.seq = 6;
-    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 3), MG_OK);
-    ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_REQUEST_FREE);
+    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 3), MG_ERROR_OK);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_REQUEST_FREE);
     ev.request = 1234;
     ev.seq = 7;
-    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 3), MG_EFORMAT);
-    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 2, 0), MG_EINVAL);
+    MG_CHECK_INT(deadlock_detector_feed(s.det, &ev, 3), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 2, 0), MG_ERROR_EINVAL);
     size_t n;
     MG_CHECK(deadlock_detector_findings(NULL, &n) == NULL && n == 0);
-    MG_CHECK_STR(dl_finding_kind_name(DL_POTENTIAL_DEADLOCK), "POTENTIAL_DEADLOCK");
+    MG_CHECK_STR(dl_finding_kind_name(DL_FINDING_POTENTIAL_DEADLOCK), "POTENTIAL_DEADLOCK");
     MG_CHECK_STR(dl_finding_kind_name(0), "UNKNOWN");
     st_close(&s);
 }
@@ -780,22 +780,22 @@ static void test_feed_bytes(void)
     st_open(&s, 2, NULL);
     uint8_t buf[512];
     size_t len, used;
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_RECV);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_RECV);
     ev.peer = 1;
     ev.seq = 1;
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_OK);
     buf[30] ^= 4;
-    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len, 1, &used), MG_EFORMAT);
+    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len, 1, &used), MG_ERROR_EFORMAT);
     buf[30] ^= 4;
-    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len - 1, 1, &used), MG_EFORMAT);
-    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len, 1, &used), MG_OK);
+    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len - 1, 1, &used), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len, 1, &used), MG_ERROR_OK);
     MG_CHECK_INT(used, len);
-    MG_CHECK_INT(deadlock_detector_feed_bytes(NULL, buf, len, 1, &used), MG_EINVAL);
-    ev = st_event(CHECK_EV_ENTER, 1, CHECK_FN_RECV);
+    MG_CHECK_INT(deadlock_detector_feed_bytes(NULL, buf, len, 1, &used), MG_ERROR_EINVAL);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_RECV);
     ev.peer = 0;
     ev.seq = 1;
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_OK);
-    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len, 2, &used), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_OK);
+    MG_CHECK_INT(deadlock_detector_feed_bytes(s.det, buf, len, 2, &used), MG_ERROR_OK);
     MG_CHECK_INT(st_check(&s), 1);
     st_close(&s);
 }

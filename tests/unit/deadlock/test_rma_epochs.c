@@ -18,56 +18,56 @@ static rma_epochs fresh(void)
 static void test_legal_epochs(void)
 {
     rma_epochs w = fresh();
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, 1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE, -1), USAGE_ARGS_OK);
     /* the epoch the last plain fence opened holds no access: freeing is legal */
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_OK);
     w = fresh();
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_POST, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_START, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 3), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_COMPLETE, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_WAIT, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 2), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 3), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 2), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 2), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 3), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK_ALL, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 0), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK_ALL, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_POST, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_START, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, 3), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_COMPLETE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_WAIT, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK, 3), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK, 3), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, 0), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_OK);
     /* targets outside the group are MPI's to refuse */
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, TARGETS), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, -2), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, TARGETS), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK, -2), USAGE_ARGS_OK);
 }
 
 static void test_problems(void)
 {
     rma_epochs w = fresh();
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 1), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE_LAST, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 1), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 1), USAGE_RMA_CLOSE_UNOPENED);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK_ALL, -1), USAGE_RMA_CLOSE_UNOPENED);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_COMPLETE, -1), USAGE_RMA_CLOSE_UNOPENED);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_WAIT, -1), USAGE_RMA_CLOSE_UNOPENED);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 1), USAGE_RMA_EPOCH_TWICE);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK_ALL, -1), USAGE_RMA_EPOCH_TWICE);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_RMA_EPOCH_TWICE);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_RMA_EPOCH_UNCLOSED);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_POST, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_POST, -1), USAGE_RMA_EPOCH_TWICE);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_RMA_EPOCH_UNCLOSED);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_WAIT, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE_LAST, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK, 1), USAGE_ARGS_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK_ALL, -1), USAGE_ARGS_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_COMPLETE, -1), USAGE_ARGS_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_WAIT, -1), USAGE_ARGS_RMA_CLOSE_UNOPENED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK, 1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK, 1), USAGE_ARGS_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK_ALL, -1), USAGE_ARGS_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE, -1), USAGE_ARGS_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_RMA_EPOCH_UNCLOSED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK, 1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_POST, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_POST, -1), USAGE_ARGS_RMA_EPOCH_TWICE);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_RMA_EPOCH_UNCLOSED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_WAIT, -1), USAGE_ARGS_OK);
     /* a fence epoch with an access not yet completed by the next fence */
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_ACCESS, 0), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_RMA_EPOCH_UNCLOSED);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_ACCESS, 0), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_RMA_EPOCH_UNCLOSED);
 }
 
 /* A flush needs a lock of its target or Lock_all: a fence or PSCW epoch, a lock of another target
@@ -75,36 +75,36 @@ static void test_problems(void)
 static void test_flush_outside_passive_epoch(void)
 {
     rma_epochs w = fresh();
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 1), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 1), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FENCE_LAST, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_START, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_COMPLETE, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK, 2), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 2), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 1), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK, 2), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 2), USAGE_RMA_OUTSIDE_EPOCH);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_LOCK_ALL, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH, 3), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_UNLOCK_ALL, -1), USAGE_OK);
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FLUSH_ALL, -1), USAGE_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH_ALL, -1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE_LAST, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_START, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH_ALL, -1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_COMPLETE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH, 2), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH, 3), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FLUSH_ALL, -1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
     /* a refused flush changes no epoch */
-    MG_CHECK_INT(rma_epochs_step(&w, RMA_FREE, -1), USAGE_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_OK);
 }
 
 static void test_names(void)
 {
-    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_OUTSIDE_EPOCH), "rma_access_outside_epoch");
-    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_EPOCH_TWICE), "rma_epoch_twice");
-    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_EPOCH_UNCLOSED), "rma_epoch_unclosed");
-    MG_CHECK_STR(usage_args_problem_name(USAGE_RMA_CLOSE_UNOPENED), "rma_close_without_open");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_ARGS_RMA_OUTSIDE_EPOCH), "rma_access_outside_epoch");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_ARGS_RMA_EPOCH_TWICE), "rma_epoch_twice");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_ARGS_RMA_EPOCH_UNCLOSED), "rma_epoch_unclosed");
+    MG_CHECK_STR(usage_args_problem_name(USAGE_ARGS_RMA_CLOSE_UNOPENED), "rma_close_without_open");
 }
 
 int main(void)

@@ -21,20 +21,20 @@ static void open_window(dl_stream *s, int32_t world)
     for (int32_t r = 0; r < world; r++)
         members[r] = r;
     for (int32_t r = 0; r < world; r++)
-        st_split(s, r, CHECK_COMM_WORLD, WIN, members, (uint32_t)world);
+        st_split(s, r, CHECK_EVENT_COMM_WORLD, WIN, members, (uint32_t)world);
 }
 
 /* Entry (and exit when `exits`) of a PSCW call of rank on the window with group[0..n). */
 static void pscw(dl_stream *s, int32_t rank, uint16_t func, const int32_t *group, uint32_t n,
                  int exits)
 {
-    check_event ev = st_event(CHECK_EV_ENTER, rank, func);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, func);
     ev.comm = WIN;
     ev.ranks = group;
     ev.n_ranks = n;
     st_feed(s, &ev);
     if (exits) {
-        ev = st_event(CHECK_EV_EXIT, rank, func);
+        ev = st_event(CHECK_EVENT_EV_EXIT, rank, func);
         ev.comm = WIN;
         st_feed(s, &ev);
     }
@@ -43,12 +43,12 @@ static void pscw(dl_stream *s, int32_t rank, uint16_t func, const int32_t *group
 static void test_roles(void)
 {
     rma_waits_role_kind role;
-    MG_CHECK(rma_waits_role(CHECK_FN_WIN_START, &role) && role.waits);
-    MG_CHECK(rma_waits_role(CHECK_FN_WIN_WAIT, &role) && role.waits);
-    MG_CHECK(rma_waits_role(CHECK_FN_WIN_POST, &role) && !role.waits);
-    MG_CHECK(rma_waits_role(CHECK_FN_WIN_COMPLETE, &role) && !role.waits);
-    MG_CHECK(!rma_waits_role(CHECK_FN_WIN_FENCE, &role));
-    MG_CHECK(!rma_waits_role(CHECK_FN_SEND, &role));
+    MG_CHECK(rma_waits_role(CHECK_EVENT_FN_WIN_START, &role) && role.waits);
+    MG_CHECK(rma_waits_role(CHECK_EVENT_FN_WIN_WAIT, &role) && role.waits);
+    MG_CHECK(rma_waits_role(CHECK_EVENT_FN_WIN_POST, &role) && !role.waits);
+    MG_CHECK(rma_waits_role(CHECK_EVENT_FN_WIN_COMPLETE, &role) && !role.waits);
+    MG_CHECK(!rma_waits_role(CHECK_EVENT_FN_WIN_FENCE, &role));
+    MG_CHECK(!rma_waits_role(CHECK_EVENT_FN_SEND, &role));
 }
 
 /* rank 1 posts to 0 and waits; rank 0 starts, then receives from 1 before completing. */
@@ -58,17 +58,17 @@ static void test_wait_for_blocked_origin(void)
     st_open(&s, 2, NULL);
     open_window(&s, 2);
     const int32_t zero = 0, one = 1;
-    pscw(&s, 1, CHECK_FN_WIN_POST, &zero, 1, 1);
-    pscw(&s, 1, CHECK_FN_WIN_WAIT, &zero, 1, 0);
-    pscw(&s, 0, CHECK_FN_WIN_START, &one, 1, 1);
+    pscw(&s, 1, CHECK_EVENT_FN_WIN_POST, &zero, 1, 1);
+    pscw(&s, 1, CHECK_EVENT_FN_WIN_WAIT, &zero, 1, 0);
+    pscw(&s, 0, CHECK_EVENT_FN_WIN_START, &one, 1, 1);
     ST_RECV(&s, 0, 1, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
     const int32_t both[2] = {0, 1};
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(st_knot_is(f, both, 2));
-    MG_CHECK_INT(f->calls[1].func, CHECK_FN_WIN_WAIT);
+    MG_CHECK_INT(f->calls[1].func, CHECK_EVENT_FN_WIN_WAIT);
     st_close(&s);
 }
 
@@ -79,12 +79,12 @@ static void test_start_before_post(void)
     st_open(&s, 2, NULL);
     open_window(&s, 2);
     const int32_t one = 1;
-    pscw(&s, 0, CHECK_FN_WIN_START, &one, 1, 0);
+    pscw(&s, 0, CHECK_EVENT_FN_WIN_START, &one, 1, 0);
     ST_RECV(&s, 1, 0, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
-    MG_CHECK(f && f->calls[0].func == CHECK_FN_WIN_START);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
+    MG_CHECK(f && f->calls[0].func == CHECK_EVENT_FN_WIN_START);
     st_close(&s);
 }
 
@@ -97,32 +97,32 @@ static void test_correct_and_unwaited(void)
     st_open(&s, 3, NULL);
     open_window(&s, 3);
     const int32_t zero = 0, origins[2] = {1, 2};
-    pscw(&s, 0, CHECK_FN_WIN_POST, origins, 2, 1);
+    pscw(&s, 0, CHECK_EVENT_FN_WIN_POST, origins, 2, 1);
     for (int32_t r = 1; r <= 2; r++) {
-        pscw(&s, r, CHECK_FN_WIN_START, &zero, 1, 1);
-        pscw(&s, r, CHECK_FN_WIN_COMPLETE, &zero, 1, 1);
+        pscw(&s, r, CHECK_EVENT_FN_WIN_START, &zero, 1, 1);
+        pscw(&s, r, CHECK_EVENT_FN_WIN_COMPLETE, &zero, 1, 1);
     }
-    pscw(&s, 0, CHECK_FN_WIN_WAIT, origins, 2, 1);
+    pscw(&s, 0, CHECK_EVENT_FN_WIN_WAIT, origins, 2, 1);
     MG_CHECK_INT(st_check(&s), 0);
-    pscw(&s, 0, CHECK_FN_WIN_POST, origins, 2, 1);
+    pscw(&s, 0, CHECK_EVENT_FN_WIN_POST, origins, 2, 1);
     for (int32_t r = 1; r <= 2; r++) {
-        pscw(&s, r, CHECK_FN_WIN_START, &zero, 1, 1);
-        pscw(&s, r, CHECK_FN_WIN_COMPLETE, &zero, 1, 1);
+        pscw(&s, r, CHECK_EVENT_FN_WIN_START, &zero, 1, 1);
+        pscw(&s, r, CHECK_EVENT_FN_WIN_COMPLETE, &zero, 1, 1);
     }
     for (int32_t r = 0; r < 3; r++) {
-        check_event ev = st_event(CHECK_EV_ENTER, r, CHECK_FN_FINALIZE);
+        check_event ev = st_event(CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_FINALIZE);
         st_feed(&s, &ev);
     }
     st_check(&s);
     size_t n;
-    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    MG_CHECK(st_find(&s, DL_FINDING_DEADLOCK, &n) == NULL);
     const dl_finding *all = deadlock_detector_findings(s.det, &n);
     for (size_t i = 0; i < n; i++)
-        MG_CHECK(all[i].kind != DL_LIFECYCLE || all[i].problem != LIFECYCLE_MESSAGE_LOST);
+        MG_CHECK(all[i].kind != DL_FINDING_LIFECYCLE || all[i].problem != DL_FINDING_LIFECYCLE_MESSAGE_LOST);
     st_close(&s);
 }
 
-/* Rank 0's first Win_start is refused by MPI (its exit carries CHECK_FLAG_REFUSED): it ends that
+/* Rank 0's first Win_start is refused by MPI (its exit carries CHECK_EVENT_FLAG_REFUSED): it ends that
  * wait at once and leaves rank 1's one post to the second Win_start, so the exchange ends with no
  * finding (held behind the refused call, the records made a deadlock). */
 static void test_refused_start(void)
@@ -131,38 +131,38 @@ static void test_refused_start(void)
     st_open(&s, 2, NULL);
     open_window(&s, 2);
     const int32_t zero = 0, one = 1;
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WIN_START);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_WIN_START);
     ev.comm = WIN;
     ev.ranks = &one;
     ev.n_ranks = 1;
     st_feed(&s, &ev);
-    ev = st_event(CHECK_EV_EXIT, 0, CHECK_FN_WIN_START);
+    ev = st_event(CHECK_EVENT_EV_EXIT, 0, CHECK_EVENT_FN_WIN_START);
     ev.comm = WIN;
-    ev.flags = CHECK_FLAG_REFUSED;
+    ev.flags = CHECK_EVENT_FLAG_REFUSED;
     st_feed(&s, &ev);
-    pscw(&s, 0, CHECK_FN_WIN_START, &one, 1, 1);
-    pscw(&s, 1, CHECK_FN_WIN_POST, &zero, 1, 1);
-    pscw(&s, 0, CHECK_FN_WIN_COMPLETE, &one, 1, 1);
-    pscw(&s, 1, CHECK_FN_WIN_WAIT, &zero, 1, 1);
+    pscw(&s, 0, CHECK_EVENT_FN_WIN_START, &one, 1, 1);
+    pscw(&s, 1, CHECK_EVENT_FN_WIN_POST, &zero, 1, 1);
+    pscw(&s, 0, CHECK_EVENT_FN_WIN_COMPLETE, &one, 1, 1);
+    pscw(&s, 1, CHECK_EVENT_FN_WIN_WAIT, &zero, 1, 1);
     MG_CHECK_INT(st_check(&s), 0);
     MG_CHECK(!deadlock_detector_is_every_live_process_blocked(s.det));
     size_t n;
-    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    MG_CHECK(st_find(&s, DL_FINDING_DEADLOCK, &n) == NULL);
     st_close(&s);
 }
 
 /* Entry (and exit, the grant, when `exits`) of Win_lock of target with type, or of Win_lock_all
- * when target is RMA_LOCK_EVERY_TARGET. */
+ * when target is RMA_LOCKS_EVERY_TARGET. */
 static void lock(dl_stream *s, int32_t rank, int32_t target, int type, int exits)
 {
-    uint16_t func = target == RMA_LOCK_EVERY_TARGET ? CHECK_FN_WIN_LOCK_ALL : CHECK_FN_WIN_LOCK;
-    check_event ev = st_event(CHECK_EV_ENTER, rank, func);
+    uint16_t func = target == RMA_LOCKS_EVERY_TARGET ? CHECK_EVENT_FN_WIN_LOCK_ALL : CHECK_EVENT_FN_WIN_LOCK;
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, func);
     ev.comm = WIN;
     ev.peer = target;
     ev.count = type;
     st_feed(s, &ev);
     if (exits) {
-        ev.kind = CHECK_EV_EXIT;
+        ev.kind = CHECK_EVENT_EV_EXIT;
         st_feed(s, &ev);
     }
 }
@@ -174,25 +174,25 @@ static void lock_cycle(int32_t target, int type)
     dl_stream s;
     st_open(&s, 2, NULL);
     open_window(&s, 2);
-    lock(&s, 0, 1, RMA_LOCK_EXCLUSIVE, 1);
+    lock(&s, 0, 1, RMA_LOCKS_EXCLUSIVE, 1);
     lock(&s, 1, target, type, 0);
     ST_RECV(&s, 0, 1, 0);
     MG_CHECK_INT(st_check(&s), 1);
     size_t n;
     const int32_t both[2] = {0, 1};
-    const dl_finding *f = st_find(&s, DL_DEADLOCK, &n);
+    const dl_finding *f = st_find(&s, DL_FINDING_DEADLOCK, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(st_knot_is(f, both, 2));
     MG_CHECK_INT(f->calls[1].func,
-                 target == RMA_LOCK_EVERY_TARGET ? CHECK_FN_WIN_LOCK_ALL : CHECK_FN_WIN_LOCK);
+                 target == RMA_LOCKS_EVERY_TARGET ? CHECK_EVENT_FN_WIN_LOCK_ALL : CHECK_EVENT_FN_WIN_LOCK);
     st_close(&s);
 }
 
 static void test_lock_cycles(void)
 {
-    lock_cycle(1, RMA_LOCK_EXCLUSIVE);
-    lock_cycle(1, RMA_LOCK_SHARED);
-    lock_cycle(RMA_LOCK_EVERY_TARGET, RMA_LOCK_SHARED);
+    lock_cycle(1, RMA_LOCKS_EXCLUSIVE);
+    lock_cycle(1, RMA_LOCKS_SHARED);
+    lock_cycle(RMA_LOCKS_EVERY_TARGET, RMA_LOCKS_SHARED);
 }
 
 /* Two shared locks do not exclude each other: the waiting one is no arc, so no deadlock. */
@@ -201,12 +201,12 @@ static void test_shared_locks(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     open_window(&s, 2);
-    lock(&s, 0, 1, RMA_LOCK_SHARED, 1);
-    lock(&s, 1, 1, RMA_LOCK_SHARED, 0);
+    lock(&s, 0, 1, RMA_LOCKS_SHARED, 1);
+    lock(&s, 1, 1, RMA_LOCKS_SHARED, 0);
     ST_RECV(&s, 0, 1, 0);
     MG_CHECK_INT(st_check(&s), 0);
     size_t n;
-    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    MG_CHECK(st_find(&s, DL_FINDING_DEADLOCK, &n) == NULL);
     st_close(&s);
 }
 
@@ -217,26 +217,26 @@ static void test_holder_unlocks(void)
     dl_stream s;
     st_open(&s, 2, NULL);
     open_window(&s, 2);
-    lock(&s, 0, 1, RMA_LOCK_EXCLUSIVE, 1);
-    lock(&s, 1, 1, RMA_LOCK_EXCLUSIVE, 0);
-    check_event ev = st_event(CHECK_EV_ENTER, 0, CHECK_FN_WIN_UNLOCK);
+    lock(&s, 0, 1, RMA_LOCKS_EXCLUSIVE, 1);
+    lock(&s, 1, 1, RMA_LOCKS_EXCLUSIVE, 0);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_WIN_UNLOCK);
     ev.comm = WIN;
     ev.peer = 1;
     st_feed(&s, &ev);
-    ev.kind = CHECK_EV_EXIT;
+    ev.kind = CHECK_EVENT_EV_EXIT;
     st_feed(&s, &ev);
     ST_RECV(&s, 0, 1, 0);
     MG_CHECK_INT(st_check(&s), 0);
-    ev = st_event(CHECK_EV_EXIT, 1, CHECK_FN_WIN_LOCK);
+    ev = st_event(CHECK_EVENT_EV_EXIT, 1, CHECK_EVENT_FN_WIN_LOCK);
     ev.comm = WIN;
     ev.peer = 1;
-    ev.count = RMA_LOCK_EXCLUSIVE;
+    ev.count = RMA_LOCKS_EXCLUSIVE;
     st_feed(&s, &ev);
     ST_SEND(&s, 1, 0, 1);
     MG_CHECK_INT(st_check(&s), 0);
     MG_CHECK(!deadlock_detector_is_every_live_process_blocked(s.det));
     size_t n;
-    MG_CHECK(st_find(&s, DL_DEADLOCK, &n) == NULL);
+    MG_CHECK(st_find(&s, DL_FINDING_DEADLOCK, &n) == NULL);
     st_close(&s);
 }
 

@@ -26,7 +26,7 @@ static void put_event(script *s, check_event *ev)
 {
     ev->seq = ++s->seq[ev->rank];
     size_t used;
-    MG_CHECK_INT(check_event_encode(ev, s->bytes + s->len, sizeof s->bytes - s->len, &used), MG_OK);
+    MG_CHECK_INT(check_event_encode(ev, s->bytes + s->len, sizeof s->bytes - s->len, &used), MG_ERROR_OK);
     s->len += used;
 }
 
@@ -37,12 +37,12 @@ static check_event event(int kind, int32_t rank, uint16_t func, int32_t peer, in
     ev.kind = (uint8_t)kind;
     ev.rank = rank;
     ev.func = func;
-    ev.comm = CHECK_COMM_WORLD;
+    ev.comm = CHECK_EVENT_COMM_WORLD;
     ev.peer = peer;
     ev.root = root;
     ev.count = 1;
     /* every rank calls a collective from one line, its own sends and receives from its own */
-    int collective = check_event_func_describe(func)->klass == CHECK_CLASS_COLL;
+    int collective = check_event_func_describe(func)->klass == CHECK_EVENT_CLASS_COLL;
     ev.callsite = 0x1000u * (uint64_t)(collective ? 1 : rank + 1) + func;
     return ev;
 }
@@ -56,7 +56,7 @@ static void put(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, 
 /* A record of rank's point-to-point call (or communicator destructor) on comm. */
 static void put_on(script *s, int kind, int32_t rank, uint16_t func, int32_t peer, uint64_t comm)
 {
-    check_event ev = event(kind, rank, func, peer, CHECK_NO_ROOT);
+    check_event ev = event(kind, rank, func, peer, CHECK_EVENT_NO_ROOT);
     ev.comm = comm;
     put_event(s, &ev);
 }
@@ -64,23 +64,23 @@ static void put_on(script *s, int kind, int32_t rank, uint16_t func, int32_t pee
 /* Rank `from` sends to rank `to` on comm, which receives: both calls entered and left. */
 static void send_on(script *s, uint64_t comm, int32_t from, int32_t to)
 {
-    put_on(s, CHECK_EV_ENTER, from, CHECK_FN_SEND, to, comm);
-    put_on(s, CHECK_EV_EXIT, from, CHECK_FN_SEND, CHECK_PROC_NULL, comm);
-    put_on(s, CHECK_EV_ENTER, to, CHECK_FN_RECV, from, comm);
-    put_on(s, CHECK_EV_EXIT, to, CHECK_FN_RECV, CHECK_PROC_NULL, comm);
+    put_on(s, CHECK_EVENT_EV_ENTER, from, CHECK_EVENT_FN_SEND, to, comm);
+    put_on(s, CHECK_EVENT_EV_EXIT, from, CHECK_EVENT_FN_SEND, CHECK_EVENT_PROC_NULL, comm);
+    put_on(s, CHECK_EVENT_EV_ENTER, to, CHECK_EVENT_FN_RECV, from, comm);
+    put_on(s, CHECK_EVENT_EV_EXIT, to, CHECK_EVENT_FN_RECV, CHECK_EVENT_PROC_NULL, comm);
 }
 
 static void call(script *s, int32_t rank, uint16_t func, int32_t peer)
 {
-    put(s, CHECK_EV_ENTER, rank, func, peer, CHECK_NO_ROOT);
-    put(s, CHECK_EV_EXIT, rank, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    put(s, CHECK_EVENT_EV_ENTER, rank, func, peer, CHECK_EVENT_NO_ROOT);
+    put(s, CHECK_EVENT_EV_EXIT, rank, func, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
 }
 
 /* A wildcard receive's exit on comm, reporting the source MPI chose. */
 static void recv_exit(script *s, int32_t rank, int32_t source, uint64_t comm)
 {
     check_event_status st = {0, source, 0, 0, 1};
-    check_event ev = event(CHECK_EV_EXIT, rank, CHECK_FN_RECV, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    check_event ev = event(CHECK_EVENT_EV_EXIT, rank, CHECK_EVENT_FN_RECV, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     ev.comm = comm;
     ev.count = 0;
     ev.callsite = 0;
@@ -95,16 +95,16 @@ static void stencil(script *s, int iterations)
 {
     for (int it = 0; it < iterations; it++) {
         for (int32_t r = 0; r < WORLD; r += 2) {
-            call(s, r, CHECK_FN_SEND, (r + 1) % WORLD);
-            call(s, (r + 1) % WORLD, CHECK_FN_RECV, r);
-            call(s, (r + 1) % WORLD, CHECK_FN_SEND, (r + 2) % WORLD);
-            call(s, (r + 2) % WORLD, CHECK_FN_RECV, (r + 1) % WORLD);
+            call(s, r, CHECK_EVENT_FN_SEND, (r + 1) % WORLD);
+            call(s, (r + 1) % WORLD, CHECK_EVENT_FN_RECV, r);
+            call(s, (r + 1) % WORLD, CHECK_EVENT_FN_SEND, (r + 2) % WORLD);
+            call(s, (r + 2) % WORLD, CHECK_EVENT_FN_RECV, (r + 1) % WORLD);
         }
         for (int32_t r = 0; r < WORLD; r++) {
-            put(s, CHECK_EV_ENTER, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            put(s, CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
         }
         for (int32_t r = 0; r < WORLD; r++) {
-            put(s, CHECK_EV_EXIT, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            put(s, CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
         }
     }
 }
@@ -159,8 +159,8 @@ static int32_t share_of(const int *map, int stage, int32_t set[WORLD])
 static void tree_open(tree *t, int n_leaves, int n_mids, int interleaved)
 {
     memset(t, 0, sizeof *t);
-    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &t->root), MG_OK);
-    MG_CHECK_INT(tbon_root_create(WORLD, &t->answers), MG_OK);
+    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &t->root), MG_ERROR_OK);
+    MG_CHECK_INT(tbon_root_create(WORLD, &t->answers), MG_ERROR_OK);
     t->n_leaves = n_leaves;
     t->n_mids = n_mids;
     int mid_map[WORLD];
@@ -176,15 +176,15 @@ static void tree_open(tree *t, int n_leaves, int n_mids, int interleaved)
     int32_t set[WORLD];
     for (int m = 0; m < n_mids; m++) {
         int32_t n = share_of(mid_map, m, set);
-        MG_CHECK_INT(tbon_leaf_create(WORLD, set, n, to_root, t, &t->mids[m]), MG_OK);
-        MG_CHECK_INT(tbon_root_claim(t->answers, m, set, n, NULL), MG_OK);
+        MG_CHECK_INT(tbon_leaf_create(WORLD, set, n, to_root, t, &t->mids[m]), MG_ERROR_OK);
+        MG_CHECK_INT(tbon_root_claim(t->answers, m, set, n, NULL), MG_ERROR_OK);
     }
     for (int l = 0; l < n_leaves; l++) {
         int32_t n = share_of(t->leaf_of, l, set);
         tbon_leaf_pass_fn pass = n_mids ? to_mid : to_root;
         void *ctx = n_mids ? (void *)t->mids[t->mid_of[l]] : (void *)t;
-        MG_CHECK_INT(tbon_leaf_create(WORLD, set, n, pass, ctx, &t->leaves[l]), MG_OK);
-        MG_CHECK_INT(n_mids ? MG_OK : tbon_root_claim(t->answers, l, set, n, NULL), MG_OK);
+        MG_CHECK_INT(tbon_leaf_create(WORLD, set, n, pass, ctx, &t->leaves[l]), MG_ERROR_OK);
+        MG_CHECK_INT(n_mids ? MG_ERROR_OK : tbon_root_claim(t->answers, l, set, n, NULL), MG_ERROR_OK);
     }
     MG_CHECK_INT(tbon_root_unclaimed(t->answers, NULL), 0);
 }
@@ -210,7 +210,7 @@ static void answer(tree *t)
         tbon_leaf_call calls[4 * WORLD];
         const tbon_leaf_call *from;
         size_t n;
-        MG_CHECK_INT(tbon_root_answers(t->answers, t->root, &from, &n), MG_OK);
+        MG_CHECK_INT(tbon_root_answers(t->answers, t->root, &from, &n), MG_ERROR_OK);
         if (n)
             memcpy(calls, from, n * sizeof *calls);
         told = n;
@@ -218,7 +218,7 @@ static void answer(tree *t)
             int32_t rank = calls[i].rank;
             int leaf = t->leaf_of[rank];
             tbon_leaf *top = t->n_mids ? t->mids[t->mid_of[leaf]] : t->leaves[leaf];
-            MG_CHECK_INT(tbon_leaf_completed(top, rank, calls[i].exit_seq), MG_OK);
+            MG_CHECK_INT(tbon_leaf_completed(top, rank, calls[i].exit_seq), MG_ERROR_OK);
         }
         for (int m = 0; m < t->n_mids; m++) {
             from = tbon_leaf_take_completed(t->mids[m], &n);
@@ -229,7 +229,7 @@ static void answer(tree *t)
             for (size_t i = 0; i < n; i++) {
                 MG_CHECK_INT(tbon_leaf_completed(t->leaves[t->leaf_of[calls[i].rank]],
                                                  calls[i].rank, calls[i].exit_seq),
-                             MG_OK);
+                             MG_ERROR_OK);
             }
         }
         for (int l = 0; l < t->n_leaves; l++) {
@@ -244,10 +244,10 @@ static void tree_feed(tree *t, const script *s)
     for (size_t at = 0; at < s->len;) {
         check_event ev;
         size_t used;
-        MG_CHECK_INT(check_event_decode(s->bytes + at, s->len - at, &ev, &used), MG_OK);
+        MG_CHECK_INT(check_event_decode(s->bytes + at, s->len - at, &ev, &used), MG_ERROR_OK);
         MG_CHECK_INT(
             tbon_leaf_feed_bytes(t->leaves[t->leaf_of[ev.rank]], s->bytes + at, s->len - at, &used),
-            MG_OK);
+            MG_ERROR_OK);
         at += used;
         answer(t);
     }
@@ -258,12 +258,12 @@ static void tree_replay(tree *t, const script *s)
 {
     tree_feed(t, s);
     for (int l = 0; l < t->n_leaves; l++) {
-        MG_CHECK_INT(tbon_leaf_flush(t->leaves[l]), MG_OK);
+        MG_CHECK_INT(tbon_leaf_flush(t->leaves[l]), MG_ERROR_OK);
     }
     for (int m = 0; m < t->n_mids; m++) {
-        MG_CHECK_INT(tbon_leaf_flush(t->mids[m]), MG_OK);
+        MG_CHECK_INT(tbon_leaf_flush(t->mids[m]), MG_ERROR_OK);
     }
-    MG_CHECK_INT(deadlock_detector_check_now(t->root, ++t->now, NULL), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(t->root, ++t->now, NULL), MG_ERROR_OK);
 }
 
 static void single_replay(deadlock_detector *det, const script *s)
@@ -271,9 +271,9 @@ static void single_replay(deadlock_detector *det, const script *s)
     uint64_t now = 0;
     for (size_t at = 0, used; at < s->len; at += used) {
         MG_CHECK_INT(deadlock_detector_feed_bytes(det, s->bytes + at, s->len - at, ++now, &used),
-                     MG_OK);
+                     MG_ERROR_OK);
     }
-    MG_CHECK_INT(deadlock_detector_check_now(det, ++now, NULL), MG_OK);
+    MG_CHECK_INT(deadlock_detector_check_now(det, ++now, NULL), MG_ERROR_OK);
 }
 
 static int same_call(const dl_finding_call *a, const dl_finding_call *b)
@@ -333,7 +333,7 @@ typedef struct tree_counts {
 static tree_counts check_trees(const script *s, size_t expected, int kind)
 {
     deadlock_detector *single;
-    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_OK);
+    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_ERROR_OK);
     single_replay(single, s);
     size_t n;
     const dl_finding *f = deadlock_detector_findings(single, &n);
@@ -368,7 +368,7 @@ static void test_clean(void)
     memset(&s, 0, sizeof s);
     stencil(&s, 3);
     for (int32_t r = 0; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+        call(&s, r, CHECK_EVENT_FN_FINALIZE, CHECK_EVENT_PROC_NULL);
     }
     /* 4 leaves of 2: per iteration 4 of the 8 exchanges stay inside a leaf, 4 records each, and
      * each leaf sends one summary of the Allreduce; round robin (leaf l: ranks l and l + 4) every
@@ -387,9 +387,9 @@ static void test_collective_sites_differ(void)
 {
     static script s;
     memset(&s, 0, sizeof s);
-    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+    for (int kind = CHECK_EVENT_EV_ENTER; kind <= CHECK_EVENT_EV_EXIT; kind++) {
         for (int32_t r = 0; r < WORLD; r++) {
-            check_event ev = event(kind, r, CHECK_FN_BARRIER, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            check_event ev = event(kind, r, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
             ev.callsite += (uint64_t)r << 32;
             put_event(&s, &ev);
         }
@@ -406,21 +406,21 @@ static void deadlock_between(int32_t a, int32_t b, uint16_t func)
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 2);
-    put(&s, CHECK_EV_ENTER, a, func, b, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, b, func, a, CHECK_NO_ROOT);
-    check_trees(&s, 1, DL_DEADLOCK);
+    put(&s, CHECK_EVENT_EV_ENTER, a, func, b, CHECK_EVENT_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_ENTER, b, func, a, CHECK_EVENT_NO_ROOT);
+    check_trees(&s, 1, DL_FINDING_DEADLOCK);
 }
 
 /* Ranks 1 and 6 (apart in every tree) receive from each other. */
 static void test_cross_leaf_deadlock(void)
 {
-    deadlock_between(1, 6, CHECK_FN_RECV);
+    deadlock_between(1, 6, CHECK_EVENT_FN_RECV);
 }
 
 /* Ranks 2 and 3 (one leaf in every tree but the 8-leaf one) send to each other, unbuffered. */
 static void test_within_leaf_deadlock(void)
 {
-    deadlock_between(2, 3, CHECK_FN_SSEND);
+    deadlock_between(2, 3, CHECK_EVENT_FN_SSEND);
 }
 
 static void collective_mismatch(int exits)
@@ -428,13 +428,13 @@ static void collective_mismatch(int exits)
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    for (int kind = CHECK_EV_ENTER; kind <= (exits ? CHECK_EV_EXIT : CHECK_EV_ENTER); kind++) {
+    for (int kind = CHECK_EVENT_EV_ENTER; kind <= (exits ? CHECK_EVENT_EV_EXIT : CHECK_EVENT_EV_ENTER); kind++) {
         for (int32_t r = 0; r < WORLD; r++) {
-            int32_t root = r == 7 ? 0 : CHECK_NO_ROOT;
-            put(&s, kind, r, r == 7 ? CHECK_FN_BCAST : CHECK_FN_BARRIER, CHECK_PROC_NULL, root);
+            int32_t root = r == 7 ? 0 : CHECK_EVENT_NO_ROOT;
+            put(&s, kind, r, r == 7 ? CHECK_EVENT_FN_BCAST : CHECK_EVENT_FN_BARRIER, CHECK_EVENT_PROC_NULL, root);
         }
     }
-    check_trees(&s, 1, DL_COLLECTIVE_MISMATCH);
+    check_trees(&s, 1, DL_FINDING_COLLECTIVE_MISMATCH);
 }
 
 /* Rank 7 calls Bcast where the others call Barrier: the calls block ... */
@@ -458,20 +458,20 @@ static void test_collective_mismatch_completed(void)
 static void collective_behind_a_receive(script *s, uint64_t comm)
 {
     static const uint16_t order[][2] = {
-        {0, CHECK_FN_BCAST}, {0, CHECK_FN_SEND}, {1, CHECK_FN_RECV}};
+        {0, CHECK_EVENT_FN_BCAST}, {0, CHECK_EVENT_FN_SEND}, {1, CHECK_EVENT_FN_RECV}};
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         int32_t rank = order[i][0],
-                peer = order[i][1] == CHECK_FN_BCAST ? CHECK_PROC_NULL : 1 - rank;
-        put_on(s, CHECK_EV_ENTER, rank, order[i][1], peer, comm);
-        put_on(s, CHECK_EV_EXIT, rank, order[i][1], CHECK_PROC_NULL, comm);
+                peer = order[i][1] == CHECK_EVENT_FN_BCAST ? CHECK_EVENT_PROC_NULL : 1 - rank;
+        put_on(s, CHECK_EVENT_EV_ENTER, rank, order[i][1], peer, comm);
+        put_on(s, CHECK_EVENT_EV_EXIT, rank, order[i][1], CHECK_EVENT_PROC_NULL, comm);
     }
     for (int32_t r = 1; r < WORLD; r++) {
-        put_on(s, CHECK_EV_ENTER, r, CHECK_FN_BCAST, CHECK_PROC_NULL, comm);
-        put_on(s, CHECK_EV_EXIT, r, CHECK_FN_BCAST, CHECK_PROC_NULL, comm);
+        put_on(s, CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_BCAST, CHECK_EVENT_PROC_NULL, comm);
+        put_on(s, CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_BCAST, CHECK_EVENT_PROC_NULL, comm);
     }
-    put(s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
-    put(s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
-    check_trees(s, 1, DL_POTENTIAL_DEADLOCK);
+    put(s, CHECK_EVENT_EV_ENTER, 2, CHECK_EVENT_FN_RECV, 5, CHECK_EVENT_NO_ROOT);
+    put(s, CHECK_EVENT_EV_ENTER, 5, CHECK_EVENT_FN_RECV, 2, CHECK_EVENT_NO_ROOT);
+    check_trees(s, 1, DL_FINDING_POTENTIAL_DEADLOCK);
 }
 
 static void test_collective_behind_a_receive(void)
@@ -479,7 +479,7 @@ static void test_collective_behind_a_receive(void)
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    collective_behind_a_receive(&s, CHECK_COMM_WORLD);
+    collective_behind_a_receive(&s, CHECK_EVENT_COMM_WORLD);
 }
 
 /* On comm, rank 0 receives from any source; rank 1 (its leaf) and rank 5 (another leaf) send to it
@@ -487,14 +487,14 @@ static void test_collective_behind_a_receive(void)
  * rank 1 still in its synchronous send to 0: a deadlock. Returns what the leaves did. */
 static tree_counts wildcard_race(script *s, uint64_t comm)
 {
-    put_on(s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, CHECK_ANY_SOURCE, comm);
-    put_on(s, CHECK_EV_ENTER, 1, CHECK_FN_SSEND, 0, comm);
-    put_on(s, CHECK_EV_ENTER, 5, CHECK_FN_SSEND, 0, comm);
+    put_on(s, CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_RECV, CHECK_EVENT_ANY_SOURCE, comm);
+    put_on(s, CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_SSEND, 0, comm);
+    put_on(s, CHECK_EVENT_EV_ENTER, 5, CHECK_EVENT_FN_SSEND, 0, comm);
     recv_exit(s, 0, 5, comm);
-    put_on(s, CHECK_EV_EXIT, 5, CHECK_FN_SSEND, CHECK_PROC_NULL, comm);
-    put_on(s, CHECK_EV_ENTER, 0, CHECK_FN_RECV, 5, comm);
-    put_on(s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 0, comm);
-    return check_trees(s, 2, DL_MESSAGE_RACE);
+    put_on(s, CHECK_EVENT_EV_EXIT, 5, CHECK_EVENT_FN_SSEND, CHECK_EVENT_PROC_NULL, comm);
+    put_on(s, CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_RECV, 5, comm);
+    put_on(s, CHECK_EVENT_EV_ENTER, 5, CHECK_EVENT_FN_RECV, 0, comm);
+    return check_trees(s, 2, DL_FINDING_MESSAGE_RACE);
 }
 
 static void test_wildcard_across_leaves(void)
@@ -502,7 +502,7 @@ static void test_wildcard_across_leaves(void)
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    wildcard_race(&s, CHECK_COMM_WORLD);
+    wildcard_race(&s, CHECK_EVENT_COMM_WORLD);
 }
 
 /* Rank 0 sends to rank 5 (another leaf in every tree) and MPI buffers it, but rank 5 never
@@ -513,9 +513,9 @@ static void buffered_send_never_received(script *s)
 {
     memset(s, 0, sizeof *s);
     stencil(s, 1);
-    call(s, 0, CHECK_FN_SEND, 5);
-    call(s, 1, CHECK_FN_SEND, 0);
-    call(s, 0, CHECK_FN_RECV, 1);
+    call(s, 0, CHECK_EVENT_FN_SEND, 5);
+    call(s, 1, CHECK_EVENT_FN_SEND, 0);
+    call(s, 0, CHECK_EVENT_FN_RECV, 1);
 }
 
 /* ... and ranks 2 and 5 receive from each other: a deadlock of theirs, and the potential deadlock
@@ -524,9 +524,9 @@ static void test_pair_behind_a_buffered_send(void)
 {
     static script s;
     buffered_send_never_received(&s);
-    put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
-    check_trees(&s, 2, DL_POTENTIAL_DEADLOCK);
+    put(&s, CHECK_EVENT_EV_ENTER, 2, CHECK_EVENT_FN_RECV, 5, CHECK_EVENT_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_ENTER, 5, CHECK_EVENT_FN_RECV, 2, CHECK_EVENT_NO_ROOT);
+    check_trees(&s, 2, DL_FINDING_POTENTIAL_DEADLOCK);
 }
 
 /* ... then rank 1 sends to rank 6, which receives from any source and gets rank 7's message: rank
@@ -536,13 +536,13 @@ static void test_no_race_behind_a_buffered_send(void)
 {
     static script s;
     buffered_send_never_received(&s);
-    put(&s, CHECK_EV_ENTER, 6, CHECK_FN_RECV, CHECK_ANY_SOURCE, CHECK_NO_ROOT);
-    call(&s, 1, CHECK_FN_SEND, 6);
-    call(&s, 7, CHECK_FN_SEND, 6);
-    recv_exit(&s, 6, 7, CHECK_COMM_WORLD);
-    put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 5, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
-    check_trees(&s, 2, DL_POTENTIAL_DEADLOCK);
+    put(&s, CHECK_EVENT_EV_ENTER, 6, CHECK_EVENT_FN_RECV, CHECK_EVENT_ANY_SOURCE, CHECK_EVENT_NO_ROOT);
+    call(&s, 1, CHECK_EVENT_FN_SEND, 6);
+    call(&s, 7, CHECK_EVENT_FN_SEND, 6);
+    recv_exit(&s, 6, 7, CHECK_EVENT_COMM_WORLD);
+    put(&s, CHECK_EVENT_EV_ENTER, 2, CHECK_EVENT_FN_RECV, 5, CHECK_EVENT_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_ENTER, 5, CHECK_EVENT_FN_RECV, 2, CHECK_EVENT_NO_ROOT);
+    check_trees(&s, 2, DL_FINDING_POTENTIAL_DEADLOCK);
 }
 
 /* Every rank calls the constructor func, entries first: rank r's new intracommunicator is ids[r],
@@ -551,10 +551,10 @@ static void make_comms(script *s, uint16_t func, const uint64_t *ids, int32_t (*
                        uint32_t n)
 {
     for (int32_t r = 0; r < WORLD; r++) {
-        put(s, CHECK_EV_ENTER, r, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        put(s, CHECK_EVENT_EV_ENTER, r, func, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     }
     for (int32_t r = 0; r < WORLD; r++) {
-        check_event ev = event(CHECK_EV_EXIT, r, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+        check_event ev = event(CHECK_EVENT_EV_EXIT, r, func, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
         ev.aux = ids[r];
         ev.n_ranks = ev.n_local = n;
         ev.ranks = members[r];
@@ -565,9 +565,9 @@ static void make_comms(script *s, uint16_t func, const uint64_t *ids, int32_t (*
 /* Every rank frees its communicator ids[r]. */
 static void free_comms(script *s, const uint64_t *ids)
 {
-    for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
+    for (int kind = CHECK_EVENT_EV_ENTER; kind <= CHECK_EVENT_EV_EXIT; kind++) {
         for (int32_t r = 0; r < WORLD; r++) {
-            put_on(s, kind, r, CHECK_FN_COMM_FREE, CHECK_PROC_NULL, ids[r]);
+            put_on(s, kind, r, CHECK_EVENT_FN_COMM_FREE, CHECK_EVENT_PROC_NULL, ids[r]);
         }
     }
 }
@@ -585,7 +585,7 @@ static void pairs(script *s, int iterations)
         members[r][1] = r | 1;
         ids[r] = PAIR_COMM + (uint64_t)(r / 2);
     }
-    make_comms(s, CHECK_FN_COMM_SPLIT, ids, members, 2);
+    make_comms(s, CHECK_EVENT_FN_COMM_SPLIT, ids, members, 2);
     for (int it = 0; it < iterations; it++) {
         for (int32_t r = 0; r < WORLD; r += 2) {
             send_on(s, PAIR_COMM + (uint64_t)(r / 2), r, r + 1);
@@ -605,7 +605,7 @@ static void test_pairs_on_a_split(void)
     }
     free_comms(&s, ids);
     for (int32_t r = 0; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+        call(&s, r, CHECK_EVENT_FN_FINALIZE, CHECK_EVENT_PROC_NULL);
     }
     tree_counts counts = check_trees(&s, 0, 0);
     MG_CHECK_INT(counts.of[0].resolved, 3 * 4 * 4);
@@ -618,9 +618,9 @@ static void test_deadlock_on_a_split(void)
     static script s;
     pairs(&s, 1);
     for (int32_t r = 2; r < 4; r++) {
-        put_on(&s, CHECK_EV_ENTER, r, CHECK_FN_RECV, 5 - r, PAIR_COMM + 1);
+        put_on(&s, CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_RECV, 5 - r, PAIR_COMM + 1);
     }
-    check_trees(&s, 1, DL_DEADLOCK);
+    check_trees(&s, 1, DL_FINDING_DEADLOCK);
 }
 
 /* Communicators that span leaves: a Cartesian one of every rank in reverse order (GRID_COMM: world
@@ -651,8 +651,8 @@ static void cross_leaf_comms(script *s, int iterations)
         grid_ids[r] = GRID_COMM;
         half_ids[r] = half_of(r);
     }
-    make_comms(s, CHECK_FN_CART_CREATE, grid_ids, grid, WORLD);
-    make_comms(s, CHECK_FN_COMM_SPLIT, half_ids, half, 4);
+    make_comms(s, CHECK_EVENT_FN_CART_CREATE, grid_ids, grid, WORLD);
+    make_comms(s, CHECK_EVENT_FN_COMM_SPLIT, half_ids, half, 4);
     for (int it = 0; it < iterations; it++) {
         for (int32_t r = 0; r < WORLD; r += 2) {
             send_on(s, GRID_COMM, r, r + 1);
@@ -680,7 +680,7 @@ static void test_pairs_on_cross_leaf_comms(void)
     }
     free_comms(&s, ids);
     for (int32_t r = 0; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+        call(&s, r, CHECK_EVENT_FN_FINALIZE, CHECK_EVENT_PROC_NULL);
     }
     tree_counts counts = check_trees(&s, 0, 0);
     MG_CHECK_INT(counts.of[0].resolved, 3 * 4 * 4);
@@ -717,10 +717,10 @@ static void test_deadlock_on_a_cross_leaf_comm(void)
     cross_leaf_comms(&s, 1);
     static const int32_t knot[] = {1, 2, 3, 5}, peer[] = {5, 3, 2, 1};
     for (int i = 0; i < 4; i++) {
-        put_on(&s, CHECK_EV_ENTER, knot[i], CHECK_FN_RECV, peer[i],
+        put_on(&s, CHECK_EVENT_EV_ENTER, knot[i], CHECK_EVENT_FN_RECV, peer[i],
                knot[i] == 2 || knot[i] == 3 ? GRID_COMM : half_of(knot[i]));
     }
-    check_trees(&s, 1, DL_DEADLOCK);
+    check_trees(&s, 1, DL_FINDING_DEADLOCK);
 
     tree t;
     tree_open(&t, 4, 0, 0);
@@ -734,17 +734,17 @@ static void test_deadlock_on_a_cross_leaf_comm(void)
     check_policy policy;
     check_policy_init(&policy, 1.0, 0);
     int32_t missing;
-    MG_CHECK_INT(check_policy_view(&policy, &rd, 1, &missing), CHECK_VIEW_ASK);
+    MG_CHECK_INT(check_policy_view(&policy, &rd, 1, &missing), CHECK_POLICY_VIEW_ASK);
     MG_CHECK_INT(missing, 2);
     for (int l = 0; l < t.n_leaves; l++) {
-        MG_CHECK_INT(tbon_leaf_flush(t.leaves[l]), MG_OK);
+        MG_CHECK_INT(tbon_leaf_flush(t.leaves[l]), MG_ERROR_OK);
     }
-    MG_CHECK_INT(check_policy_view(&policy, &rd, 2, &missing), CHECK_VIEW_WHOLE);
-    MG_CHECK_INT(deadlock_detector_check_now(t.root, ++t.now, NULL), MG_OK);
+    MG_CHECK_INT(check_policy_view(&policy, &rd, 2, &missing), CHECK_POLICY_VIEW_WHOLE);
+    MG_CHECK_INT(deadlock_detector_check_now(t.root, ++t.now, NULL), MG_ERROR_OK);
     size_t n;
     const dl_finding *f = deadlock_detector_findings(t.root, &n);
     MG_CHECK_INT(n, 1);
-    MG_CHECK_INT(f[0].kind, DL_DEADLOCK);
+    MG_CHECK_INT(f[0].kind, DL_FINDING_DEADLOCK);
     MG_CHECK_INT(f[0].n_calls, 4);
     for (size_t c = 0; n == 1 && c < f[0].n_calls && c < 4; c++) {
         const dl_finding_call *got = &f[0].calls[c];
@@ -752,8 +752,8 @@ static void test_deadlock_on_a_cross_leaf_comm(void)
         while (i < 3 && knot[i] != got->rank) {
             i++;
         }
-        MG_CHECK(got->rank == knot[i] && got->in_knot && got->func == CHECK_FN_RECV);
-        MG_CHECK(got->callsite == 0x1000u * (uint64_t)(knot[i] + 1) + CHECK_FN_RECV);
+        MG_CHECK(got->rank == knot[i] && got->in_knot && got->func == CHECK_EVENT_FN_RECV);
+        MG_CHECK(got->callsite == 0x1000u * (uint64_t)(knot[i] + 1) + CHECK_EVENT_FN_RECV);
         MG_CHECK(got->comm == (i == 1 || i == 2 ? GRID_COMM : half_of(knot[i])));
     }
     tree_close(&t);
@@ -766,7 +766,7 @@ static int drop(void *ctx, const uint8_t *record, size_t len, const int32_t *sum
     (void)len;
     (void)summary;
     (*(uint64_t *)ctx) += n_summary ? 0 : 1;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 /* Ranks 0 and 1 send to each other and MPI buffers both sends, then each sends to rank 2 (another
@@ -777,18 +777,18 @@ static void test_hold_bound(void)
 {
     static script s;
     memset(&s, 0, sizeof s);
-    call(&s, 0, CHECK_FN_SEND, 1);
-    call(&s, 1, CHECK_FN_SEND, 0);
+    call(&s, 0, CHECK_EVENT_FN_SEND, 1);
+    call(&s, 1, CHECK_EVENT_FN_SEND, 0);
     for (int i = 0; i < 300; i++) {
-        call(&s, 0, CHECK_FN_SEND, 2);
-        call(&s, 1, CHECK_FN_SEND, 2);
+        call(&s, 0, CHECK_EVENT_FN_SEND, 2);
+        call(&s, 1, CHECK_EVENT_FN_SEND, 2);
     }
     tbon_leaf *leaf;
     uint64_t passed = 0;
     static const int32_t first_two[] = {0, 1};
-    MG_CHECK_INT(tbon_leaf_create(WORLD, first_two, 2, drop, &passed, &leaf), MG_OK);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, first_two, 2, drop, &passed, &leaf), MG_ERROR_OK);
     for (size_t at = 0, used; at < s.len; at += used) {
-        MG_CHECK_INT(tbon_leaf_feed_bytes(leaf, s.bytes + at, s.len - at, &used), MG_OK);
+        MG_CHECK_INT(tbon_leaf_feed_bytes(leaf, s.bytes + at, s.len - at, &used), MG_ERROR_OK);
     }
     tbon_leaf_counts counts;
     tbon_leaf_counts_get(leaf, &counts);
@@ -798,7 +798,7 @@ static void test_hold_bound(void)
     MG_CHECK_INT(counts.tainted, 2);
     MG_CHECK_INT(passed, counts.records);
     tbon_leaf_destroy(leaf);
-    check_trees(&s, 1, DL_POTENTIAL_DEADLOCK);
+    check_trees(&s, 1, DL_FINDING_POTENTIAL_DEADLOCK);
 }
 
 /* Request ids of the nonblocking calls: one per rank and call, never reused. */
@@ -808,10 +808,10 @@ static uint64_t next_request[WORLD];
 static uint64_t start(script *s, int32_t rank, uint16_t func, int32_t peer)
 {
     uint64_t id = ++next_request[rank];
-    check_event ev = event(CHECK_EV_ENTER, rank, func, peer, CHECK_NO_ROOT);
+    check_event ev = event(CHECK_EVENT_EV_ENTER, rank, func, peer, CHECK_EVENT_NO_ROOT);
     ev.request = id;
     put_event(s, &ev);
-    ev = event(CHECK_EV_EXIT, rank, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev = event(CHECK_EVENT_EV_EXIT, rank, func, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     ev.request = id;
     put_event(s, &ev);
     return id;
@@ -820,9 +820,9 @@ static uint64_t start(script *s, int32_t rank, uint16_t func, int32_t peer)
 /* Rank's Waitall on ids[0..n): its entry, and (exit) its exit completing them all. */
 static void waitall(script *s, int32_t rank, const uint64_t *ids, uint32_t n, int exit)
 {
-    check_event_status st[2] = {{0, CHECK_PROC_NULL, 0, 0, 1}, {1, CHECK_PROC_NULL, 0, 0, 1}};
-    check_event ev = event(exit ? CHECK_EV_EXIT : CHECK_EV_ENTER, rank, CHECK_FN_WAITALL,
-                           CHECK_PROC_NULL, CHECK_NO_ROOT);
+    check_event_status st[2] = {{0, CHECK_EVENT_PROC_NULL, 0, 0, 1}, {1, CHECK_EVENT_PROC_NULL, 0, 0, 1}};
+    check_event ev = event(exit ? CHECK_EVENT_EV_EXIT : CHECK_EVENT_EV_ENTER, rank, CHECK_EVENT_FN_WAITALL,
+                           CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     ev.n_requests = n;
     ev.requests = ids;
     ev.n_statuses = exit ? n : 0;
@@ -837,24 +837,24 @@ static void nonblocking_ring(script *s, int iterations, int pairs)
     uint64_t ids[WORLD][2];
     for (int it = 0; it < iterations; it++) {
         for (int32_t r = 0; r < WORLD; r++) {
-            ids[r][0] = start(s, r, CHECK_FN_ISEND, pairs ? r ^ 1 : (r + 1) % WORLD);
+            ids[r][0] = start(s, r, CHECK_EVENT_FN_ISEND, pairs ? r ^ 1 : (r + 1) % WORLD);
             if (it == 1 && r % 3 == 0) { /* a call the detector does not model, inside a window */
-                check_event ev = event(CHECK_EV_EXIT, r, CHECK_FN_UNMODELLED, CHECK_PROC_NULL,
-                                       CHECK_NO_ROOT);
+                check_event ev = event(CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_UNMODELLED, CHECK_EVENT_PROC_NULL,
+                                       CHECK_EVENT_NO_ROOT);
                 ev.result = (int32_t)(MG_FN_NONE + 1 + r);
                 put_event(s, &ev);
             }
-            ids[r][1] = start(s, r, CHECK_FN_IRECV, pairs ? r ^ 1 : (r + WORLD - 1) % WORLD);
+            ids[r][1] = start(s, r, CHECK_EVENT_FN_IRECV, pairs ? r ^ 1 : (r + WORLD - 1) % WORLD);
             waitall(s, r, ids[r], 2, 0);
         }
         for (int32_t r = 0; r < WORLD; r++) {
             waitall(s, r, ids[r], 2, 1);
         }
         for (int32_t r = 0; r < WORLD; r++) {
-            put(s, CHECK_EV_ENTER, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            put(s, CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
         }
         for (int32_t r = 0; r < WORLD; r++) {
-            put(s, CHECK_EV_EXIT, r, CHECK_FN_ALLREDUCE, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            put(s, CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_ALLREDUCE, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
         }
     }
 }
@@ -868,7 +868,7 @@ static void test_nonblocking_ring(void)
     memset(next_request, 0, sizeof next_request);
     nonblocking_ring(&s, 3, 0);
     for (int32_t r = 0; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+        call(&s, r, CHECK_EVENT_FN_FINALIZE, CHECK_EVENT_PROC_NULL);
     }
     /* 4 leaves of 2: per iteration the messages 0->1, 2->3, 4->5, 6->7 stay inside a leaf */
     tree_counts counts = check_trees(&s, 0, 0);
@@ -896,17 +896,17 @@ static void nonblocking_deadlock(int32_t a, int32_t b)
     memset(&s, 0, sizeof s);
     memset(next_request, 0, sizeof next_request);
     nonblocking_ring(&s, 2, 0);
-    uint64_t ida = start(&s, a, CHECK_FN_IRECV, b);
-    uint64_t idb = start(&s, b, CHECK_FN_IRECV, a);
-    check_event ev = event(CHECK_EV_ENTER, a, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    uint64_t ida = start(&s, a, CHECK_EVENT_FN_IRECV, b);
+    uint64_t idb = start(&s, b, CHECK_EVENT_FN_IRECV, a);
+    check_event ev = event(CHECK_EVENT_EV_ENTER, a, CHECK_EVENT_FN_WAIT, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     ev.n_requests = 1;
     ev.requests = &ida;
     put_event(&s, &ev);
-    ev = event(CHECK_EV_ENTER, b, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    ev = event(CHECK_EVENT_EV_ENTER, b, CHECK_EVENT_FN_WAIT, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     ev.n_requests = 1;
     ev.requests = &idb;
     put_event(&s, &ev);
-    check_trees(&s, 1, DL_DEADLOCK);
+    check_trees(&s, 1, DL_FINDING_DEADLOCK);
 }
 
 /* Even ranks Isend to the next odd one and Wait, which receives with a blocking Recv (posted
@@ -919,20 +919,20 @@ static void test_nonblocking_to_blocking(void)
     for (int it = 0; it < 4; it++) {
         for (int32_t r = 0; r < WORLD; r += 2) {
             if (it % 2) {
-                put(&s, CHECK_EV_ENTER, r + 1, CHECK_FN_RECV, r, CHECK_NO_ROOT);
+                put(&s, CHECK_EVENT_EV_ENTER, r + 1, CHECK_EVENT_FN_RECV, r, CHECK_EVENT_NO_ROOT);
             }
-            uint64_t id = start(&s, r, CHECK_FN_ISEND, r + 1);
-            check_event ev = event(CHECK_EV_ENTER, r, CHECK_FN_WAIT, CHECK_PROC_NULL,
-                                   CHECK_NO_ROOT);
+            uint64_t id = start(&s, r, CHECK_EVENT_FN_ISEND, r + 1);
+            check_event ev = event(CHECK_EVENT_EV_ENTER, r, CHECK_EVENT_FN_WAIT, CHECK_EVENT_PROC_NULL,
+                                   CHECK_EVENT_NO_ROOT);
             ev.n_requests = 1;
             ev.requests = &id;
             put_event(&s, &ev);
             if (!(it % 2)) {
-                put(&s, CHECK_EV_ENTER, r + 1, CHECK_FN_RECV, r, CHECK_NO_ROOT);
+                put(&s, CHECK_EVENT_EV_ENTER, r + 1, CHECK_EVENT_FN_RECV, r, CHECK_EVENT_NO_ROOT);
             }
-            put(&s, CHECK_EV_EXIT, r + 1, CHECK_FN_RECV, CHECK_PROC_NULL, CHECK_NO_ROOT);
-            check_event_status st = {0, CHECK_PROC_NULL, 0, 0, 1};
-            ev = event(CHECK_EV_EXIT, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            put(&s, CHECK_EVENT_EV_EXIT, r + 1, CHECK_EVENT_FN_RECV, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
+            check_event_status st = {0, CHECK_EVENT_PROC_NULL, 0, 0, 1};
+            ev = event(CHECK_EVENT_EV_EXIT, r, CHECK_EVENT_FN_WAIT, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
             ev.n_requests = 1;
             ev.requests = &id;
             ev.n_statuses = 1;
@@ -954,21 +954,21 @@ static void test_nonblocking_waitany(void)
     for (int it = 0; it < 3; it++) {
         uint64_t ids[WORLD][2];
         for (int32_t r = 0; r < WORLD; r++) {
-            ids[r][0] = start(&s, r, CHECK_FN_ISEND, r ^ 1);
-            ids[r][1] = start(&s, r, CHECK_FN_IRECV, r ^ 1);
+            ids[r][0] = start(&s, r, CHECK_EVENT_FN_ISEND, r ^ 1);
+            ids[r][1] = start(&s, r, CHECK_EVENT_FN_IRECV, r ^ 1);
         }
         for (int32_t r = 0; r < WORLD; r++) {
-            check_event_status st = {(uint32_t)(r + it) % 2, CHECK_PROC_NULL, 0, 0, 1};
-            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
-                check_event ev = event(kind, r, CHECK_FN_WAITANY, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            check_event_status st = {(uint32_t)(r + it) % 2, CHECK_EVENT_PROC_NULL, 0, 0, 1};
+            for (int kind = CHECK_EVENT_EV_ENTER; kind <= CHECK_EVENT_EV_EXIT; kind++) {
+                check_event ev = event(kind, r, CHECK_EVENT_FN_WAITANY, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
                 ev.n_requests = 2;
                 ev.requests = ids[r];
-                ev.n_statuses = kind == CHECK_EV_EXIT;
+                ev.n_statuses = kind == CHECK_EVENT_EV_EXIT;
                 ev.statuses = &st;
                 put_event(&s, &ev);
             }
-            for (int kind = CHECK_EV_ENTER; kind <= CHECK_EV_EXIT; kind++) {
-                check_event ev = event(kind, r, CHECK_FN_WAIT, CHECK_PROC_NULL, CHECK_NO_ROOT);
+            for (int kind = CHECK_EVENT_EV_ENTER; kind <= CHECK_EVENT_EV_EXIT; kind++) {
+                check_event ev = event(kind, r, CHECK_EVENT_FN_WAIT, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
                 ev.n_requests = 1;
                 ev.requests = &ids[r][1 - st.index];
                 put_event(&s, &ev);
@@ -992,8 +992,8 @@ static void far_pairs(script *s, int iterations)
     memset(s, 0, sizeof *s);
     for (int it = 0; it < iterations; it++) {
         for (int32_t r = 0; r < WORLD / 2; r++) {
-            call(s, r, CHECK_FN_SEND, r + WORLD / 2);
-            call(s, r + WORLD / 2, CHECK_FN_RECV, r);
+            call(s, r, CHECK_EVENT_FN_SEND, r + WORLD / 2);
+            call(s, r + WORLD / 2, CHECK_EVENT_FN_RECV, r);
         }
     }
 }
@@ -1004,7 +1004,7 @@ static void test_round_robin_clean(void)
     static script s;
     far_pairs(&s, 3);
     for (int32_t r = 0; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+        call(&s, r, CHECK_EVENT_FN_FINALIZE, CHECK_EVENT_PROC_NULL);
     }
     tree_counts counts = check_trees(&s, 0, 0);
     MG_CHECK_INT(counts.of[1].resolved, 3 * 4 * 4);
@@ -1018,13 +1018,13 @@ static void test_round_robin_deadlocks(void)
 {
     static script s;
     far_pairs(&s, 1);
-    put(&s, CHECK_EV_ENTER, 1, CHECK_FN_SSEND, 5, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 5, CHECK_FN_SSEND, 1, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 2, CHECK_FN_RECV, 7, CHECK_NO_ROOT);
-    put(&s, CHECK_EV_ENTER, 7, CHECK_FN_RECV, 2, CHECK_NO_ROOT);
-    check_trees(&s, 1, DL_DEADLOCK);
+    put(&s, CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_SSEND, 5, CHECK_EVENT_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_ENTER, 5, CHECK_EVENT_FN_SSEND, 1, CHECK_EVENT_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_ENTER, 2, CHECK_EVENT_FN_RECV, 7, CHECK_EVENT_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_ENTER, 7, CHECK_EVENT_FN_RECV, 2, CHECK_EVENT_NO_ROOT);
+    check_trees(&s, 1, DL_FINDING_DEADLOCK);
     deadlock_detector *single;
-    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_OK);
+    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_ERROR_OK);
     single_replay(single, &s);
     size_t n;
     const dl_finding *f = deadlock_detector_findings(single, &n);
@@ -1041,35 +1041,35 @@ static void test_shares_claimed(void)
                          twice[] = {1, 1}, outside[] = {8}, clash[] = {5, 7}, last[] = {7};
     tbon_leaf *leaf;
     uint64_t passed = 0;
-    MG_CHECK_INT(tbon_leaf_create(WORLD, down, 2, drop, &passed, &leaf), MG_EINVAL);
-    MG_CHECK_INT(tbon_leaf_create(WORLD, twice, 2, drop, &passed, &leaf), MG_EINVAL);
-    MG_CHECK_INT(tbon_leaf_create(WORLD, outside, 1, drop, &passed, &leaf), MG_EINVAL);
-    MG_CHECK_INT(tbon_leaf_create(WORLD, evens, 4, drop, &passed, &leaf), MG_OK);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, down, 2, drop, &passed, &leaf), MG_ERROR_EINVAL);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, twice, 2, drop, &passed, &leaf), MG_ERROR_EINVAL);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, outside, 1, drop, &passed, &leaf), MG_ERROR_EINVAL);
+    MG_CHECK_INT(tbon_leaf_create(WORLD, evens, 4, drop, &passed, &leaf), MG_ERROR_OK);
     static script s;
     memset(&s, 0, sizeof s);
-    put(&s, CHECK_EV_ENTER, 1, CHECK_FN_BARRIER, CHECK_PROC_NULL, CHECK_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     size_t used;
-    MG_CHECK_INT(tbon_leaf_feed_bytes(leaf, s.bytes, s.len, &used), MG_EINVAL);
-    MG_CHECK_INT(tbon_leaf_feed_summary(leaf, s.bytes, s.len, odds, 3, &used), MG_EINVAL);
-    MG_CHECK_INT(tbon_leaf_feed_summary(leaf, s.bytes, s.len, evens, 4, &used), MG_OK);
+    MG_CHECK_INT(tbon_leaf_feed_bytes(leaf, s.bytes, s.len, &used), MG_ERROR_EINVAL);
+    MG_CHECK_INT(tbon_leaf_feed_summary(leaf, s.bytes, s.len, odds, 3, &used), MG_ERROR_EINVAL);
+    MG_CHECK_INT(tbon_leaf_feed_summary(leaf, s.bytes, s.len, evens, 4, &used), MG_ERROR_OK);
     MG_CHECK_INT(tbon_leaf_share_place(evens, 4, 4), 2);
     MG_CHECK_INT(tbon_leaf_share_place(evens, 4, 5), -1);
     tbon_leaf_destroy(leaf);
 
     tbon_root *root;
     int32_t first, which = -1;
-    MG_CHECK_INT(tbon_root_create(WORLD, &root), MG_OK);
+    MG_CHECK_INT(tbon_root_create(WORLD, &root), MG_ERROR_OK);
     MG_CHECK_INT(tbon_root_unclaimed(root, &first), WORLD);
-    MG_CHECK_INT(tbon_root_claim(root, 0, evens, 4, &which), MG_OK);
-    MG_CHECK_INT(tbon_root_claim(root, 1, odds, 3, &which), MG_OK);
+    MG_CHECK_INT(tbon_root_claim(root, 0, evens, 4, &which), MG_ERROR_OK);
+    MG_CHECK_INT(tbon_root_claim(root, 1, odds, 3, &which), MG_ERROR_OK);
     MG_CHECK_INT(tbon_root_unclaimed(root, &first), 1);
     MG_CHECK_INT(first, 7);
-    MG_CHECK_INT(tbon_root_claim(root, 2, clash, 2, &which), MG_ESTATE);
+    MG_CHECK_INT(tbon_root_claim(root, 2, clash, 2, &which), MG_ERROR_ESTATE);
     MG_CHECK_INT(which, 5);
     MG_CHECK_INT(tbon_root_owner(root, 5), 1);
     MG_CHECK_INT(tbon_root_unclaimed(root, &first), 1); /* the refused claim took no rank */
-    MG_CHECK_INT(tbon_root_claim(root, 2, outside, 1, &which), MG_EINVAL);
-    MG_CHECK_INT(tbon_root_claim(root, 2, last, 1, &which), MG_OK);
+    MG_CHECK_INT(tbon_root_claim(root, 2, outside, 1, &which), MG_ERROR_EINVAL);
+    MG_CHECK_INT(tbon_root_claim(root, 2, last, 1, &which), MG_ERROR_OK);
     MG_CHECK_INT(tbon_root_unclaimed(root, &first), 0);
     MG_CHECK_INT(first, -1);
     MG_CHECK_INT(tbon_root_owner(root, 6), 0);
@@ -1085,18 +1085,18 @@ static void refused_in_leaf(int32_t refuser)
     static script s;
     memset(&s, 0, sizeof s);
     stencil(&s, 1);
-    put(&s, CHECK_EV_ENTER, 5 - refuser, refuser == 3 ? CHECK_FN_SEND : CHECK_FN_RECV, refuser,
-        CHECK_NO_ROOT);
-    uint16_t func = refuser == 3 ? CHECK_FN_RECV : CHECK_FN_SEND;
-    put(&s, CHECK_EV_ENTER, refuser, func, 5 - refuser, CHECK_NO_ROOT);
-    check_event ev = event(CHECK_EV_EXIT, refuser, func, CHECK_PROC_NULL, CHECK_NO_ROOT);
-    ev.flags = CHECK_FLAG_REFUSED;
+    put(&s, CHECK_EVENT_EV_ENTER, 5 - refuser, refuser == 3 ? CHECK_EVENT_FN_SEND : CHECK_EVENT_FN_RECV, refuser,
+        CHECK_EVENT_NO_ROOT);
+    uint16_t func = refuser == 3 ? CHECK_EVENT_FN_RECV : CHECK_EVENT_FN_SEND;
+    put(&s, CHECK_EVENT_EV_ENTER, refuser, func, 5 - refuser, CHECK_EVENT_NO_ROOT);
+    check_event ev = event(CHECK_EVENT_EV_EXIT, refuser, func, CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
+    ev.flags = CHECK_EVENT_FLAG_REFUSED;
     put_event(&s, &ev);
     call(&s, refuser, func, 5 - refuser);
-    put(&s, CHECK_EV_EXIT, 5 - refuser, refuser == 3 ? CHECK_FN_SEND : CHECK_FN_RECV,
-        CHECK_PROC_NULL, CHECK_NO_ROOT);
+    put(&s, CHECK_EVENT_EV_EXIT, 5 - refuser, refuser == 3 ? CHECK_EVENT_FN_SEND : CHECK_EVENT_FN_RECV,
+        CHECK_EVENT_PROC_NULL, CHECK_EVENT_NO_ROOT);
     for (int32_t r = 0; r < WORLD; r++) {
-        call(&s, r, CHECK_FN_FINALIZE, CHECK_PROC_NULL);
+        call(&s, r, CHECK_EVENT_FN_FINALIZE, CHECK_EVENT_PROC_NULL);
     }
     check_trees(&s, 0, 0);
 }

@@ -9,7 +9,7 @@
 static usage_args_call good_send(void)
 {
     return (usage_args_call){.has_message = 1,
-                        .type_state = USAGE_TYPE_COMMITTED,
+                        .type_state = USAGE_ARGS_TYPE_COMMITTED,
                         .count = 4,
                         .has_peer = 1,
                         .peer = 1,
@@ -22,83 +22,83 @@ static usage_args_call good_send(void)
 static void test_each_problem(void)
 {
     usage_args_call c = good_send();
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
     c.comm_null = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_COMM_NULL);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_COMM_NULL);
     c = good_send(), c.comm_freed = 1, c.count = -1; /* the communicator first */
-    MG_CHECK_INT(usage_args_check(&c), USAGE_COMM_FREED);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_COMM_FREED);
     c = good_send(), c.count = -1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_COUNT_NEGATIVE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_COUNT_NEGATIVE);
     c = good_send(), c.buffer_null = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_BUFFER_NULL);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_BUFFER_NULL);
     c.count = 0; /* a NULL buffer with count 0 is legal */
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
     c = good_send(), c.peer = 2;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_RANK_RANGE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_RANK_RANGE);
     c.peer = -7;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_RANK_RANGE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_RANK_RANGE);
     c.peer_is_root = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_ROOT_RANGE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_ROOT_RANGE);
     c = good_send(), c.tag = -5;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_TAG_RANGE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_TAG_RANGE);
     c.tag = 32768;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_TAG_RANGE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_TAG_RANGE);
     c.tag = 32767;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
-    c = good_send(), c.type_state = USAGE_TYPE_IS_NULL;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_TYPE_NULL);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
+    c = good_send(), c.type_state = USAGE_ARGS_TYPE_IS_NULL;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_TYPE_NULL);
     c.count = 0; /* no element: MPI_DATATYPE_NULL is legal */
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
     c.count = 4;
-    c.type_state = USAGE_TYPE_RELEASED;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_TYPE_FREED);
-    c.type_state = USAGE_TYPE_MADE;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_TYPE_UNCOMMITTED);
-    c.type_state = USAGE_TYPE_UNKNOWN; /* never seen made: not checked */
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
+    c.type_state = USAGE_ARGS_TYPE_RELEASED;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_TYPE_FREED);
+    c.type_state = USAGE_ARGS_TYPE_MADE;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_TYPE_UNCOMMITTED);
+    c.type_state = USAGE_ARGS_TYPE_UNKNOWN; /* never seen made: not checked */
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
     c = good_send(), c.has_op = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OP_TYPE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OP_TYPE);
     c.op_allowed = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
     c.op_freed = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OP_FREED);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OP_FREED);
     c.op_allowed = 0; /* a builtin op's wrong type is the first problem */
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OP_TYPE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OP_TYPE);
 }
 
 static void test_special_values(void)
 {
     usage_args_call c = good_send();
-    c.peer_kind = USAGE_RANK_PROC_NULL, c.peer = -2;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
-    c.peer_kind = USAGE_RANK_ANY_SOURCE;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_RANK_RANGE); /* a send's destination */
+    c.peer_kind = USAGE_ARGS_RANK_PROC_NULL, c.peer = -2;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
+    c.peer_kind = USAGE_ARGS_RANK_ANY_SOURCE;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_RANK_RANGE); /* a send's destination */
     c.any_source_allowed = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
-    c = good_send(), c.peer_is_root = 1, c.peer_kind = USAGE_RANK_PROC_NULL;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_ROOT_RANGE); /* no MPI_PROC_NULL root on an intracomm */
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
+    c = good_send(), c.peer_is_root = 1, c.peer_kind = USAGE_ARGS_RANK_PROC_NULL;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_ROOT_RANGE); /* no MPI_PROC_NULL root on an intracomm */
     c = good_send(), c.tag_is_any = 1, c.tag = -1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_TAG_RANGE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_TAG_RANGE);
     c.any_tag_allowed = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_OK);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_OK);
     /* the first problem wins: the communicator, then the message, the peer, the tag */
     c = good_send(), c.count = -1, c.peer = 9, c.tag = -1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_COUNT_NEGATIVE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_COUNT_NEGATIVE);
     c.count = 1;
-    MG_CHECK_INT(usage_args_check(&c), USAGE_RANK_RANGE);
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_RANK_RANGE);
 }
 
 static void test_names(void)
 {
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_TYPE_UNCOMMITTED), "datatype_uncommitted") == 0);
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ROOT_RANGE), "root_out_of_range") == 0);
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_COMM_FREED), "comm_freed") == 0);
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_OP_FREED), "op_freed") == 0);
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_REQUEST_FREED), "request_freed") == 0);
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_GROUP_FREED), "group_freed") == 0);
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_WIN_FREED), "win_freed") == 0);
-    MG_CHECK(strcmp(usage_args_problem_name(USAGE_PROBLEM_END), "unknown") == 0);
-    for (uint32_t p = USAGE_OK; p < USAGE_PROBLEM_END; p++)
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_TYPE_UNCOMMITTED), "datatype_uncommitted") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_ROOT_RANGE), "root_out_of_range") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_COMM_FREED), "comm_freed") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_OP_FREED), "op_freed") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_REQUEST_FREED), "request_freed") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_GROUP_FREED), "group_freed") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_WIN_FREED), "win_freed") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_PROBLEM_END), "unknown") == 0);
+    for (uint32_t p = USAGE_ARGS_OK; p < USAGE_ARGS_PROBLEM_END; p++)
         MG_CHECK(usage_args_problem_name(p) != NULL && strcmp(usage_args_problem_name(p), "unknown") != 0);
 }
 

@@ -100,17 +100,17 @@ static void the_roll_call_groups_ranks(void)
 static void the_chain_names_the_culprit_and_its_waiters(void)
 {
     struct hang_culprit_rank facts[4] = {
-        {.live = true, .in_mpi = true, .wait = HANG_WAIT_PEERS, .npeers = 1, .peers = {1}},
+        {.live = true, .in_mpi = true, .wait = HANG_CULPRIT_WAIT_PEERS, .npeers = 1, .peers = {1}},
         {.live = true, .in_mpi = true, .stopped = true},
-        {.live = true, .in_mpi = true, .wait = HANG_WAIT_PEERS, .npeers = 1, .peers = {1}},
-        {.live = true, .in_mpi = true, .wait = HANG_WAIT_PEERS, .npeers = 1, .peers = {0}},
+        {.live = true, .in_mpi = true, .wait = HANG_CULPRIT_WAIT_PEERS, .npeers = 1, .peers = {1}},
+        {.live = true, .in_mpi = true, .wait = HANG_CULPRIT_WAIT_PEERS, .npeers = 1, .peers = {0}},
     };
     const char *functions[4] = {"MPI_Recv", "MPI_Send", "MPI_Recv", "MPI_Recv"};
     struct hang_account_wait waits[4] = {
-        {MG_WAIT_PEER, 3}, {MG_WAIT_NOTHING, 0}, {MG_WAIT_PEER, 3}, {MG_WAIT_PEER, 5}};
+        {RANK_STATE_WAIT_PEER, 3}, {RANK_STATE_WAIT_NOTHING, 0}, {RANK_STATE_WAIT_PEER, 3}, {RANK_STATE_WAIT_PEER, 5}};
     int culprits[4], direct[4], through[4];
     struct hang_account_chain c = {.culprits = culprits, .direct = direct, .through = through};
-    MG_CHECK_INT(hang_account_chain(facts, functions, waits, 4, &c), MG_OK);
+    MG_CHECK_INT(hang_account_chain(facts, functions, waits, 4, &c), MG_ERROR_OK);
     MG_CHECK_INT((int)c.nculprits, 1);
     MG_CHECK_INT(c.culprits[0], 1);
     MG_CHECK_STR(hang_account_reason_name(c.reason), "stopped");

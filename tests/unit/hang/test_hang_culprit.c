@@ -12,7 +12,7 @@ static uint8_t links[NR];
 
 static struct hang_culprit_rank waiting_on(int a, int b)
 {
-    struct hang_culprit_rank k = {.live = true, .in_mpi = true, .wait = HANG_WAIT_PEERS};
+    struct hang_culprit_rank k = {.live = true, .in_mpi = true, .wait = HANG_CULPRIT_WAIT_PEERS};
     if (a >= 0)
         k.peers[k.npeers++] = a;
     if (b >= 0)
@@ -44,7 +44,7 @@ static void expect_links(const char *want)
 static struct hang_culprit_result find(size_t n)
 {
     struct hang_culprit_result out;
-    MG_CHECK_INT(hang_culprit_find(ranks, n, links, &out), MG_OK);
+    MG_CHECK_INT(hang_culprit_find(ranks, n, links, &out), MG_ERROR_OK);
     return out;
 }
 
@@ -111,7 +111,7 @@ static void behind_in_the_collective_epoch(void)
     for (int r = 0; r < 4; r++)
         ranks[r] = (struct hang_culprit_rank){.live = true,
                                               .in_mpi = true,
-                                              .wait = HANG_WAIT_ALL,
+                                              .wait = HANG_CULPRIT_WAIT_ALL,
                                               .collectives_known = true,
                                               .collectives = 5};
     ranks[2] = waiting_on(1, -1);
@@ -129,8 +129,8 @@ static void behind_in_the_collective_epoch(void)
 static void behind_narrowed_to_the_rank_the_others_wait_on(void)
 {
     ranks[0] = waiting_on(1, 2);
-    ranks[1] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_WAIT_ALL};
-    ranks[2] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_WAIT_ALL};
+    ranks[1] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_CULPRIT_WAIT_ALL};
+    ranks[2] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_CULPRIT_WAIT_ALL};
     ranks[3] = waiting_on(1, 2);
     for (int r = 0; r < 4; r++) {
         ranks[r].collectives_known = true;
@@ -173,7 +173,7 @@ static void two_ranks_waited_on_are_not_one_culprit(void)
 
 static void handler_in_a_worker_holds_the_master(void)
 {
-    ranks[0] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_WAIT_ALL};
+    ranks[0] = (struct hang_culprit_rank){.live = true, .in_mpi = true, .wait = HANG_CULPRIT_WAIT_ALL};
     for (int r = 1; r < 4; r++)
         ranks[r] = waiting_on(0, -1);
     ranks[3].in_handler = true;
@@ -188,13 +188,13 @@ static void bad_input(void)
 {
     struct hang_culprit_result out;
     stencil(4);
-    MG_CHECK_INT(hang_culprit_find(ranks, 0, links, &out), MG_EINVAL);
-    MG_CHECK_INT(hang_culprit_find(NULL, 4, links, &out), MG_EINVAL);
-    MG_CHECK_INT(hang_culprit_find(ranks, 4, NULL, &out), MG_EINVAL);
+    MG_CHECK_INT(hang_culprit_find(ranks, 0, links, &out), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_culprit_find(NULL, 4, links, &out), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_culprit_find(ranks, 4, NULL, &out), MG_ERROR_EINVAL);
     ranks[1].peers[0] = 4;
-    MG_CHECK_INT(hang_culprit_find(ranks, 4, links, &out), MG_EINVAL);
+    MG_CHECK_INT(hang_culprit_find(ranks, 4, links, &out), MG_ERROR_EINVAL);
     ranks[1].peers[0] = -3;
-    MG_CHECK_INT(hang_culprit_find(ranks, 4, links, &out), MG_EINVAL);
+    MG_CHECK_INT(hang_culprit_find(ranks, 4, links, &out), MG_ERROR_EINVAL);
 }
 
 int main(void)

@@ -27,7 +27,7 @@ static struct hang_diag_result run(int *faulty, size_t cap)
 {
     struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS, starved};
     struct hang_diag_result r;
-    MG_CHECK_INT(hang_diag_classify(&in, faulty, cap, &r), MG_OK);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, cap, &r), MG_ERROR_OK);
     return r;
 }
 
@@ -262,19 +262,19 @@ static void bad_arguments(void)
     struct hang_diag_result r;
     int faulty[NR];
     struct hang_diag_input in = {NR, NS, scans, polling, NFUNCS, false};
-    MG_CHECK_INT(hang_diag_classify(NULL, faulty, NR, &r), MG_EINVAL);
-    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, NULL), MG_EINVAL);
-    MG_CHECK_INT(hang_diag_classify(&in, NULL, NR, &r), MG_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(NULL, faulty, NR, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, NULL, NR, &r), MG_ERROR_EINVAL);
     in.nscans = 1;
-    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_ERROR_EINVAL);
     in.nscans = NS, in.nranks = 0;
-    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_ERROR_EINVAL);
     in.nranks = NR, in.scans = NULL;
-    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_ERROR_EINVAL);
     in.scans = scans, in.polling = NULL;
-    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_EINVAL);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_ERROR_EINVAL);
     in.npolling = 0; /* no polling table at all is fine */
-    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_OK);
+    MG_CHECK_INT(hang_diag_classify(&in, faulty, NR, &r), MG_ERROR_OK);
 }
 
 /* Hand values: a gap of 2 s. */

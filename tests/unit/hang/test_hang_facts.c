@@ -44,19 +44,19 @@ static void a_peer_of_the_world_and_of_another_communicator(void)
     static rank_state s;
     rank_stack st = {0};
     struct hang_culprit_rank k;
-    segment(&s, MG_WAIT_PEER, 3, WORLD);
+    segment(&s, RANK_STATE_WAIT_PEER, 3, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_PEERS);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_PEERS);
     MG_CHECK_INT((int)k.npeers, 1);
     MG_CHECK_INT(k.peers[0], 3);
     MG_CHECK(k.collectives_known);
     MG_CHECK_INT((int)k.collectives, 57);
-    segment(&s, MG_WAIT_PEER, 3, SPLIT);
+    segment(&s, RANK_STATE_WAIT_PEER, 3, SPLIT);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_UNKNOWN);
-    segment(&s, MG_WAIT_PEER, 8, WORLD); /* past the world's size */
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_UNKNOWN);
+    segment(&s, RANK_STATE_WAIT_PEER, 8, WORLD); /* past the world's size */
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_UNKNOWN);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_UNKNOWN);
 }
 
 static void any_source_a_collective_and_roots(void)
@@ -64,18 +64,18 @@ static void any_source_a_collective_and_roots(void)
     static rank_state s;
     rank_stack st = {0};
     struct hang_culprit_rank k;
-    segment(&s, MG_WAIT_PEER, MG_PEER_ANY, WORLD);
+    segment(&s, RANK_STATE_WAIT_PEER, RANK_STATE_PEER_ANY, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_ALL);
-    segment(&s, MG_WAIT_ALL, 0, WORLD);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
+    segment(&s, RANK_STATE_WAIT_ALL, 0, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_ALL);
-    segment(&s, MG_WAIT_ROOT, 2, WORLD); /* the root itself waits on every other rank */
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
+    segment(&s, RANK_STATE_WAIT_ROOT, 2, WORLD); /* the root itself waits on every other rank */
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_ALL);
-    segment(&s, MG_WAIT_ROOT, 0, WORLD);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
+    segment(&s, RANK_STATE_WAIT_ROOT, 0, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_PEERS);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_PEERS);
     MG_CHECK_INT(k.peers[0], 0);
 }
 
@@ -84,22 +84,22 @@ static void posted_requests_give_their_distinct_peers(void)
     static rank_state s;
     rank_stack st = {0};
     struct hang_culprit_rank k;
-    segment(&s, MG_WAIT_REQUESTS, 0, WORLD);
+    segment(&s, RANK_STATE_WAIT_REQUESTS, 0, WORLD);
     posted(&s, 1, WORLD);
     posted(&s, 6, WORLD);
     posted(&s, 1, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_PEERS);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_PEERS);
     MG_CHECK_INT((int)k.npeers, 2);
     MG_CHECK_INT(k.peers[0], 1);
     MG_CHECK_INT(k.peers[1], 6);
-    posted(&s, MG_PEER_ANY, WORLD);
+    posted(&s, RANK_STATE_PEER_ANY, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_ALL);
-    segment(&s, MG_WAIT_REQUESTS, 0, WORLD);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
+    segment(&s, RANK_STATE_WAIT_REQUESTS, 0, WORLD);
     posted(&s, 1, SPLIT);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_UNKNOWN);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_UNKNOWN);
 }
 
 static void mpi_init_waits_on_all_without_a_segment(void)
@@ -108,11 +108,11 @@ static void mpi_init_waits_on_all_without_a_segment(void)
     struct hang_culprit_rank k;
     snprintf(st.mpi_function, sizeof st.mpi_function, "PMPI_Init");
     hang_facts_rank(&waiting, &st, "app", NULL, 0, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_ALL);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
     MG_CHECK(!k.collectives_known);
     struct hang_facts_seen outside = {.live = true};
     hang_facts_rank(&outside, &st, "app", NULL, 0, &k);
-    MG_CHECK_INT(k.wait, HANG_WAIT_UNKNOWN);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_UNKNOWN);
 }
 
 static void a_handler_or_the_application_inside_the_call_computes(void)

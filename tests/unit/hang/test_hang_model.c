@@ -14,7 +14,7 @@ static struct hang_model *make(size_t nranks, uint64_t seed)
     struct hang_model_params p;
     hang_model_params_default(&p);
     struct hang_model *m = NULL;
-    MG_CHECK_INT(hang_model_create(&p, nranks, seed, &m), MG_OK);
+    MG_CHECK_INT(hang_model_create(&p, nranks, seed, &m), MG_ERROR_OK);
     clock_s = 0;
     return m;
 }
@@ -27,7 +27,7 @@ static struct hang_model *make_paper(size_t nranks, uint64_t seed)
     p.exact_bound = false;
     p.degenerate_grows = true;
     struct hang_model *m = NULL;
-    MG_CHECK_INT(hang_model_create(&p, nranks, seed, &m), MG_OK);
+    MG_CHECK_INT(hang_model_create(&p, nranks, seed, &m), MG_ERROR_OK);
     clock_s = 0;
     return m;
 }
@@ -36,14 +36,14 @@ static struct hang_verdict feed(struct hang_model *m, size_t out)
 {
     struct hang_verdict v = {0};
     clock_s += 1.0;
-    MG_CHECK_INT(hang_model_observe(m, out, clock_s, &v), MG_OK);
+    MG_CHECK_INT(hang_model_observe(m, out, clock_s, &v), MG_ERROR_OK);
     return v;
 }
 
 static struct hang_model_state state(const struct hang_model *m)
 {
     struct hang_model_state s;
-    MG_CHECK_INT(hang_model_state(m, &s), MG_OK);
+    MG_CHECK_INT(hang_model_state(m, &s), MG_ERROR_OK);
     return s;
 }
 
@@ -69,7 +69,7 @@ static void delay_is_uniform_on_half_to_three_halves(void)
     double lo = 1e9, hi = 0, sum = 0;
     for (int i = 0; i < 20000; i++) {
         double d;
-        MG_CHECK_INT(hang_model_next_delay(m, &d), MG_OK);
+        MG_CHECK_INT(hang_model_next_delay(m, &d), MG_ERROR_OK);
         lo = fmin(lo, d);
         hi = fmax(hi, d);
         sum += d;
@@ -111,7 +111,7 @@ static void doubling_cap_and_reweighting(void)
     hang_model_params_default(&p);
     p.degenerate_grows = true;
     p.interval_max = 1.0;
-    MG_CHECK_INT(hang_model_create(&p, 1000, 1, &m), MG_OK);
+    MG_CHECK_INT(hang_model_create(&p, 1000, 1, &m), MG_ERROR_OK);
     clock_s = 0;
     for (int i = 0; i < 32; i++)
         feed(m, 0);
@@ -245,7 +245,7 @@ static void hang_after_k_suspicions_then_resume(void)
     MG_CHECK(s.built && s.random && s.needed > 0);
     MG_CHECK_NEAR(s.e, 0.05, 0); /* 400 samples reach the last rung */
     unsigned k;
-    MG_CHECK_INT(hang_ladder_k(s.q, 0.001, &k), MG_OK);
+    MG_CHECK_INT(hang_ladder_k(s.q, 0.001, &k), MG_ERROR_OK);
     MG_CHECK_INT(s.needed, k);
     MG_CHECK_NEAR(s.q, s.p_hat + 0.05, 1e-12);
     struct hang_verdict v;
@@ -258,9 +258,9 @@ static void hang_after_k_suspicions_then_resume(void)
     MG_CHECK_INT(v.kind, HANG_VERDICT_HANG);
     MG_CHECK_INT(v.suspicions, s.needed);
     MG_CHECK(state(m).hang);
-    MG_CHECK_INT(hang_model_observe(m, 0, clock_s + 1, &v), MG_ESTATE);
-    MG_CHECK_INT(hang_model_resume(m), MG_OK);
-    MG_CHECK_INT(hang_model_resume(m), MG_ESTATE);
+    MG_CHECK_INT(hang_model_observe(m, 0, clock_s + 1, &v), MG_ERROR_ESTATE);
+    MG_CHECK_INT(hang_model_resume(m), MG_ERROR_OK);
+    MG_CHECK_INT(hang_model_resume(m), MG_ERROR_ESTATE);
     /* the verification found progress: the suspicions are dropped, the model is as it was */
     MG_CHECK_INT(state(m).samples, s.samples);
     MG_CHECK_NEAR(state(m).q, s.q, 0);
@@ -284,7 +284,7 @@ static void cleared_onset_does_not_blind_the_model(void)
         uint64_t u = mg_rng_below(&rng, 10);
         struct hang_verdict v = feed(m, u < 6 ? 0 : u < 8 ? 1 : 2);
         if (v.kind == HANG_VERDICT_HANG)
-            MG_CHECK_INT(hang_model_resume(m), MG_OK);
+            MG_CHECK_INT(hang_model_resume(m), MG_ERROR_OK);
     }
     MG_CHECK_INT(feed(m, 2).kind, HANG_VERDICT_NORMAL); /* no suspicion pending */
     unsigned needed = state(m).needed;
@@ -298,7 +298,7 @@ static void cleared_onset_does_not_blind_the_model(void)
         } while (v.kind != HANG_VERDICT_HANG && fed < 10 * needed);
         MG_CHECK_INT(v.kind, HANG_VERDICT_HANG);
         MG_CHECK_INT(fed, needed);
-        MG_CHECK_INT(hang_model_resume(m), MG_OK);
+        MG_CHECK_INT(hang_model_resume(m), MG_ERROR_OK);
     }
     hang_model_destroy(m);
 }
@@ -308,7 +308,7 @@ static void sets_alternate_every_30(void)
     struct hang_model *m = make(1000, 6);
     const int *r;
     size_t n;
-    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_OK);
+    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_ERROR_OK);
     MG_CHECK_INT(n, 10);
     int first = r[0];
     /* a constant S never builds a model, so no suspicion delays a switch */
@@ -317,7 +317,7 @@ static void sets_alternate_every_30(void)
     MG_CHECK_INT(state(m).set_index, 0);
     feed(m, 3);
     MG_CHECK_INT(state(m).set_index, 1);
-    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_OK);
+    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_ERROR_OK);
     for (size_t i = 0; i < n; i++)
         MG_CHECK(r[i] != first);
     for (int i = 0; i < 370; i++)
@@ -327,7 +327,7 @@ static void sets_alternate_every_30(void)
     for (int i = 0; i < 20; i++)
         feed(m, 3);
     MG_CHECK_INT(state(m).set_index, 0);
-    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_OK);
+    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_ERROR_OK);
     MG_CHECK_INT(r[0], first);
     hang_model_destroy(m);
 }
@@ -342,7 +342,7 @@ static void switch_waits_for_the_suspicions(void)
     p.switch_every = 3;
     p.alpha = 1e-9;
     struct hang_model *m;
-    MG_CHECK_INT(hang_model_create(&p, 1000, 8, &m), MG_OK);
+    MG_CHECK_INT(hang_model_create(&p, 1000, 8, &m), MG_ERROR_OK);
     clock_s = 0;
     mg_rng rng;
     mg_rng_seed(&rng, 12);
@@ -369,8 +369,8 @@ static void fewer_ranks_than_two_sets(void)
     MG_CHECK_INT(s.set_size, 2);
     MG_CHECK(s.reduced && !s.single_set);
     struct hang_verdict v;
-    MG_CHECK_INT(hang_model_observe(m, 3, 1.0, &v), MG_EINVAL);
-    MG_CHECK_INT(hang_model_observe(m, 2, 1.0, &v), MG_OK);
+    MG_CHECK_INT(hang_model_observe(m, 3, 1.0, &v), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_observe(m, 2, 1.0, &v), MG_ERROR_OK);
     hang_model_destroy(m);
     m = make(1, 7);
     s = state(m);
@@ -378,7 +378,7 @@ static void fewer_ranks_than_two_sets(void)
     MG_CHECK(s.reduced && s.single_set);
     const int *r;
     size_t n;
-    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_OK);
+    MG_CHECK_INT(hang_model_sampled(m, &r, &n), MG_ERROR_OK);
     MG_CHECK_INT(n, 1);
     MG_CHECK_INT(r[0], 0);
     hang_model_destroy(m);
@@ -411,24 +411,24 @@ static void bad_arguments(void)
     struct hang_model_params p, q;
     hang_model_params_default(&p);
     struct hang_model *m = NULL;
-    MG_CHECK_INT(hang_model_create(NULL, 10, 1, &m), MG_EINVAL);
-    MG_CHECK_INT(hang_model_create(&p, 0, 1, &m), MG_EINVAL);
-    MG_CHECK_INT(hang_model_create(&p, (size_t)INT_MAX + 1, 1, &m), MG_EINVAL);
-    MG_CHECK_INT(hang_model_create(&p, 10, 1, NULL), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(NULL, 10, 1, &m), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_create(&p, 0, 1, &m), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_create(&p, (size_t)INT_MAX + 1, 1, &m), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_create(&p, 10, 1, NULL), MG_ERROR_EINVAL);
     q = p, q.alpha = 1.0;
-    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_ERROR_EINVAL);
     q = p, q.set_size = 0;
-    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_ERROR_EINVAL);
     q = p, q.interval_max = 0.1;
-    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_ERROR_EINVAL);
     q = p, q.interval_growth = 1.0;
-    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_ERROR_EINVAL);
     q = p, q.runs_every = 1;
-    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_ERROR_EINVAL);
     q = p, q.tolerances[1] = 0.4;
-    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_ERROR_EINVAL);
     q = p, q.max_suspicions = 0;
-    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_EINVAL);
+    MG_CHECK_INT(hang_model_create(&q, 10, 1, &m), MG_ERROR_EINVAL);
     MG_CHECK(m == NULL);
     m = make(100, 1);
     struct hang_verdict v;
@@ -436,21 +436,21 @@ static void bad_arguments(void)
     const int *r;
     size_t n;
     struct hang_model_state s;
-    MG_CHECK_INT(hang_model_observe(m, 1, 5.0, &v), MG_OK);
-    MG_CHECK_INT(hang_model_observe(m, 1, 4.0, &v), MG_EINVAL); /* time going back */
-    MG_CHECK_INT(hang_model_observe(m, 1, NAN, &v), MG_EINVAL);
-    MG_CHECK_INT(hang_model_observe(m, 11, 6.0, &v), MG_EINVAL);
-    MG_CHECK_INT(hang_model_observe(m, 1, 6.0, NULL), MG_EINVAL);
-    MG_CHECK_INT(hang_model_observe(NULL, 1, 6.0, &v), MG_EINVAL);
+    MG_CHECK_INT(hang_model_observe(m, 1, 5.0, &v), MG_ERROR_OK);
+    MG_CHECK_INT(hang_model_observe(m, 1, 4.0, &v), MG_ERROR_EINVAL); /* time going back */
+    MG_CHECK_INT(hang_model_observe(m, 1, NAN, &v), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_observe(m, 11, 6.0, &v), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_observe(m, 1, 6.0, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_observe(NULL, 1, 6.0, &v), MG_ERROR_EINVAL);
     MG_CHECK_INT(state(m).observations, 1); /* rejected calls leave no trace */
-    MG_CHECK_INT(hang_model_next_delay(NULL, &d), MG_EINVAL);
-    MG_CHECK_INT(hang_model_next_delay(m, NULL), MG_EINVAL);
-    MG_CHECK_INT(hang_model_sampled(m, NULL, &n), MG_EINVAL);
-    MG_CHECK_INT(hang_model_sampled(NULL, &r, &n), MG_EINVAL);
-    MG_CHECK_INT(hang_model_state(m, NULL), MG_EINVAL);
-    MG_CHECK_INT(hang_model_state(NULL, &s), MG_EINVAL);
-    MG_CHECK_INT(hang_model_resume(NULL), MG_EINVAL);
-    MG_CHECK_INT(hang_model_resume(m), MG_ESTATE);
+    MG_CHECK_INT(hang_model_next_delay(NULL, &d), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_next_delay(m, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_sampled(m, NULL, &n), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_sampled(NULL, &r, &n), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_state(m, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_state(NULL, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_resume(NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_model_resume(m), MG_ERROR_ESTATE);
     hang_model_destroy(m);
     hang_model_destroy(NULL);
 }

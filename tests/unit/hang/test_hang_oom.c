@@ -1,6 +1,6 @@
 /* Allocation failure in every constructor of the hang engine: the test binary wraps malloc/calloc
  * (linker --wrap) and fails the Nth allocation for N = 1, 2, ... until the call succeeds; each
- * failure must return MG_ENOMEM, leave the output untouched and leak nothing (ASan build). */
+ * failure must return MG_ERROR_ENOMEM, leave the output untouched and leak nothing (ASan build). */
 #include <stdlib.h>
 
 #include "hang_ecdf.h"
@@ -41,10 +41,10 @@ static int fail_each(int (*attempt)(void))
         int rc = attempt();
         int exhausted = countdown >= 0; /* the call made fewer than k + 1 allocations */
         countdown = -1;
-        if (rc == MG_OK && exhausted)
+        if (rc == MG_ERROR_OK && exhausted)
             return (int)k;
-        MG_CHECK_INT(rc, MG_ENOMEM);
-        if (rc == MG_OK)
+        MG_CHECK_INT(rc, MG_ERROR_ENOMEM);
+        if (rc == MG_ERROR_OK)
             return -1;
     }
     return -1;
@@ -58,7 +58,7 @@ static int model_attempt(void)
     hang_model_params_default(&p);
     struct hang_model *m = NULL;
     int rc = hang_model_create(&p, model_ranks, 1, &m);
-    MG_CHECK((rc == MG_OK) == (m != NULL));
+    MG_CHECK((rc == MG_ERROR_OK) == (m != NULL));
     hang_model_destroy(m);
     return rc;
 }
@@ -69,7 +69,7 @@ static int timeout_attempt(void)
     hang_timeout_params_default(&p);
     struct hang_timeout *t = NULL;
     int rc = hang_timeout_create(&p, 1000, 1, &t);
-    MG_CHECK((rc == MG_OK) == (t != NULL));
+    MG_CHECK((rc == MG_ERROR_OK) == (t != NULL));
     hang_timeout_destroy(t);
     return rc;
 }
@@ -78,7 +78,7 @@ static int ecdf_attempt(void)
 {
     struct hang_ecdf e = {0};
     int rc = hang_ecdf_init(&e, 11);
-    MG_CHECK((rc == MG_OK) == (e.weight != NULL));
+    MG_CHECK((rc == MG_ERROR_OK) == (e.weight != NULL));
     hang_ecdf_free(&e);
     return rc;
 }
@@ -90,7 +90,7 @@ static int watch_attempt(void)
     struct hang_watch_detector det = hang_watch_detector_model(NULL); /* never called by create */
     struct hang_watch *w = NULL;
     int rc = hang_watch_create(&p, &det, 1000, &w);
-    MG_CHECK((rc == MG_OK) == (w != NULL));
+    MG_CHECK((rc == MG_ERROR_OK) == (w != NULL));
     hang_watch_destroy(w);
     return rc;
 }

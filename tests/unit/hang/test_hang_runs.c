@@ -14,7 +14,7 @@ static void paper_example_is_not_random(void)
     MG_CHECK_NEAR(p.alpha, 0.05, 0);
     MG_CHECK_INT(p.small_limit, 20);
     struct hang_runs_result r;
-    MG_CHECK_INT(hang_runs_test(paper, 16, &p, &r), MG_OK);
+    MG_CHECK_INT(hang_runs_test(paper, 16, &p, &r), MG_ERROR_OK);
     MG_CHECK_NEAR(r.boundary, 0.44375, 1e-12);
     MG_CHECK_INT(r.n1, 7);
     MG_CHECK_INT(r.n0, 9);
@@ -52,14 +52,14 @@ static void exact_pmf_matches_enumeration(void)
         enumerate(cases[c][0], cases[c][1], hist, 20);
         for (size_t r = 0; r < 20; r++) {
             double p;
-            MG_CHECK_INT(hang_runs_pmf(cases[c][0], cases[c][1], r, &p), MG_OK);
+            MG_CHECK_INT(hang_runs_pmf(cases[c][0], cases[c][1], r, &p), MG_ERROR_OK);
             MG_CHECK_NEAR(p, hist[r], 1e-12);
             sum += p;
         }
         MG_CHECK_NEAR(sum, 1.0, 1e-12);
     }
     double p;
-    MG_CHECK_INT(hang_runs_pmf(7, 9, 4, &p), MG_OK);
+    MG_CHECK_INT(hang_runs_pmf(7, 9, 4, &p), MG_ERROR_OK);
     MG_CHECK_NEAR(p, 96.0 / 11440.0, 1e-15); /* 2 C(6,1) C(8,1) / C(16,7) */
 }
 
@@ -71,13 +71,13 @@ static void critical_values_match_the_tables(void)
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         int lo, hi;
         MG_CHECK_INT(hang_runs_critical((size_t)table[i][0], (size_t)table[i][1], 0.05, &lo, &hi),
-                     MG_OK);
+                     MG_ERROR_OK);
         MG_CHECK_INT(lo, table[i][2]);
         MG_CHECK_INT(hi, table[i][3]);
     }
     int lo, hi;
     /* 2 + 2: every R has probability >= 1/6, so nothing can be rejected at 0.05. */
-    MG_CHECK_INT(hang_runs_critical(2, 2, 0.05, &lo, &hi), MG_OK);
+    MG_CHECK_INT(hang_runs_critical(2, 2, 0.05, &lo, &hi), MG_ERROR_OK);
     MG_CHECK_INT(lo, 1);
     MG_CHECK_INT(hi, 5);
     /* The definition itself, checked against enumeration for 7 + 9. */
@@ -98,7 +98,7 @@ static void normal_approximation_for_large_samples(void)
     for (int i = 0; i < 100; i++)
         x[i] = i % 2;
     struct hang_runs_result r;
-    MG_CHECK_INT(hang_runs_test(x, 100, &p, &r), MG_OK);
+    MG_CHECK_INT(hang_runs_test(x, 100, &p, &r), MG_ERROR_OK);
     MG_CHECK(!r.exact);
     MG_CHECK_INT(r.runs, 100);
     /* mu = 51, sigma^2 = 2*50*50*(5000-100)/(100^2*99) = 24.7475, z = 1.959964 */
@@ -113,13 +113,13 @@ static void normal_approximation_for_large_samples(void)
             x[k++] = (run % 2 == 0) ? 1.0 : 0.0;
     }
     MG_CHECK_INT(k, 100);
-    MG_CHECK_INT(hang_runs_test(x, 100, &p, &r), MG_OK);
+    MG_CHECK_INT(hang_runs_test(x, 100, &p, &r), MG_ERROR_OK);
     MG_CHECK_INT(r.n1, 50);
     MG_CHECK_INT(r.runs, 51);
     MG_CHECK(r.random);
     /* Forcing the normal path on the paper's example: mu = 8.875, sigma = 1.8557; 4 is outside. */
     p.small_limit = 5;
-    MG_CHECK_INT(hang_runs_test(paper, 16, &p, &r), MG_OK);
+    MG_CHECK_INT(hang_runs_test(paper, 16, &p, &r), MG_ERROR_OK);
     MG_CHECK(!r.exact);
     MG_CHECK_NEAR((r.lower + r.upper) / 2, 8.875, 1e-9);
     MG_CHECK(!r.random);
@@ -131,13 +131,13 @@ static void one_sided_sequences_are_not_random(void)
     hang_runs_params_default(&p);
     double zeros[16] = {0};
     struct hang_runs_result r;
-    MG_CHECK_INT(hang_runs_test(zeros, 16, &p, &r), MG_OK);
+    MG_CHECK_INT(hang_runs_test(zeros, 16, &p, &r), MG_ERROR_OK);
     MG_CHECK_INT(r.n1, 16);
     MG_CHECK_INT(r.n0, 0);
     MG_CHECK(!r.random);
     double one_high[16] = {0};
     one_high[3] = 1.0;
-    MG_CHECK_INT(hang_runs_test(one_high, 16, &p, &r), MG_OK);
+    MG_CHECK_INT(hang_runs_test(one_high, 16, &p, &r), MG_ERROR_OK);
     MG_CHECK_INT(r.n1, 1);
     MG_CHECK(!r.random);
 }
@@ -150,19 +150,19 @@ static void bad_arguments(void)
     double x[2] = {0, NAN};
     int lo, hi;
     double prob;
-    MG_CHECK_INT(hang_runs_test(NULL, 2, &p, &r), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_test(paper, 1, &p, &r), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_test(paper, 16, NULL, &r), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_test(paper, 16, &p, NULL), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_test(x, 2, &p, &r), MG_EINVAL);
+    MG_CHECK_INT(hang_runs_test(NULL, 2, &p, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_test(paper, 1, &p, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_test(paper, 16, NULL, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_test(paper, 16, &p, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_test(x, 2, &p, &r), MG_ERROR_EINVAL);
     p.alpha = 0;
-    MG_CHECK_INT(hang_runs_test(paper, 16, &p, &r), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_critical(7, 9, 1.0, &lo, &hi), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_critical(0, 9, 0.05, &lo, &hi), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_critical(7, 9, 0.05, NULL, &hi), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_pmf(600, 401, 10, &prob), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_pmf(7, 0, 2, &prob), MG_EINVAL);
-    MG_CHECK_INT(hang_runs_pmf(7, 9, 2, NULL), MG_EINVAL);
+    MG_CHECK_INT(hang_runs_test(paper, 16, &p, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_critical(7, 9, 1.0, &lo, &hi), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_critical(0, 9, 0.05, &lo, &hi), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_critical(7, 9, 0.05, NULL, &hi), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_pmf(600, 401, 10, &prob), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_pmf(7, 0, 2, &prob), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_runs_pmf(7, 9, 2, NULL), MG_ERROR_EINVAL);
 }
 
 int main(void)

@@ -33,7 +33,7 @@ static void two_disjoint_sets_alternate_every_30(void)
         mg_rng rng;
         mg_rng_seed(&rng, 7 + k);
         struct hang_sets *s;
-        MG_CHECK_INT(hang_sets_create(sizes[k], 10, 30, &rng, &s), MG_OK);
+        MG_CHECK_INT(hang_sets_create(sizes[k], 10, 30, &rng, &s), MG_ERROR_OK);
         MG_CHECK(pair_ok(s, sizes[k], 10));
         MG_CHECK(!hang_sets_reduced(s) && !hang_sets_single(s));
         const int *first;
@@ -61,7 +61,7 @@ static void switch_waits_while_not_allowed(void)
     mg_rng rng;
     mg_rng_seed(&rng, 1);
     struct hang_sets *s;
-    MG_CHECK_INT(hang_sets_create(100, 10, 30, &rng, &s), MG_OK);
+    MG_CHECK_INT(hang_sets_create(100, 10, 30, &rng, &s), MG_ERROR_OK);
     for (int i = 0; i < 45; i++)
         hang_sets_advance(s, i < 20, &rng);
     MG_CHECK_INT(hang_sets_index(s), 0);
@@ -81,7 +81,7 @@ static void few_ranks_use_what_exists(void)
     mg_rng rng;
     mg_rng_seed(&rng, 3);
     struct hang_sets *s;
-    MG_CHECK_INT(hang_sets_create(15, 10, 2, &rng, &s), MG_OK);
+    MG_CHECK_INT(hang_sets_create(15, 10, 2, &rng, &s), MG_ERROR_OK);
     MG_CHECK(hang_sets_reduced(s) && !hang_sets_single(s));
     MG_CHECK(pair_ok(s, 15, 7));
     int seen[15] = {0};
@@ -98,7 +98,7 @@ static void few_ranks_use_what_exists(void)
         MG_CHECK_INT(seen[i], 1); /* redrawn at switches: every rank gets watched */
     hang_sets_destroy(s);
 
-    MG_CHECK_INT(hang_sets_create(1, 10, 30, &rng, &s), MG_OK);
+    MG_CHECK_INT(hang_sets_create(1, 10, 30, &rng, &s), MG_ERROR_OK);
     MG_CHECK(hang_sets_single(s) && hang_sets_reduced(s));
     const int *r;
     size_t n;
@@ -113,7 +113,7 @@ static void few_ranks_use_what_exists(void)
     MG_CHECK_INT(hang_sets_switches(s), 0);
     hang_sets_destroy(s);
 
-    MG_CHECK_INT(hang_sets_create(2, 10, 30, &rng, &s), MG_OK);
+    MG_CHECK_INT(hang_sets_create(2, 10, 30, &rng, &s), MG_ERROR_OK);
     hang_sets_current(s, &r, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(pair_ok(s, 2, 1));
@@ -126,8 +126,8 @@ static void same_seed_same_sets(void)
     mg_rng_seed(&a, 99);
     mg_rng_seed(&b, 99);
     struct hang_sets *x, *y;
-    MG_CHECK_INT(hang_sets_create(5000, 10, 30, &a, &x), MG_OK);
-    MG_CHECK_INT(hang_sets_create(5000, 10, 30, &b, &y), MG_OK);
+    MG_CHECK_INT(hang_sets_create(5000, 10, 30, &a, &x), MG_ERROR_OK);
+    MG_CHECK_INT(hang_sets_create(5000, 10, 30, &b, &y), MG_ERROR_OK);
     const int *rx, *ry;
     size_t n;
     hang_sets_current(x, &rx, &n);
@@ -143,12 +143,12 @@ static void bad_arguments(void)
     mg_rng rng;
     mg_rng_seed(&rng, 1);
     struct hang_sets *s = NULL;
-    MG_CHECK_INT(hang_sets_create(0, 10, 30, &rng, &s), MG_EINVAL);
-    MG_CHECK_INT(hang_sets_create(10, 0, 30, &rng, &s), MG_EINVAL);
-    MG_CHECK_INT(hang_sets_create(10, 10, 0, &rng, &s), MG_EINVAL);
-    MG_CHECK_INT(hang_sets_create(10, 10, 30, NULL, &s), MG_EINVAL);
-    MG_CHECK_INT(hang_sets_create(10, 10, 30, &rng, NULL), MG_EINVAL);
-    MG_CHECK_INT(hang_sets_create((size_t)1 << 40, 10, 30, &rng, &s), MG_EINVAL);
+    MG_CHECK_INT(hang_sets_create(0, 10, 30, &rng, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_sets_create(10, 0, 30, &rng, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_sets_create(10, 10, 0, &rng, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_sets_create(10, 10, 30, NULL, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_sets_create(10, 10, 30, &rng, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_sets_create((size_t)1 << 40, 10, 30, &rng, &s), MG_ERROR_EINVAL);
     MG_CHECK(s == NULL);
     hang_sets_destroy(NULL);
 }

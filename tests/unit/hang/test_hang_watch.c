@@ -27,14 +27,14 @@ static int scripted_sampled(const void *self, const int **ranks, size_t *count)
     const struct scripted *d = self;
     *ranks = d->ranks;
     *count = 2;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int scripted_delay(void *self, double *delay)
 {
     (void)self;
     *delay = 0.5;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int scripted_observe(void *self, size_t out_mpi, double now, struct hang_verdict *v)
@@ -44,13 +44,13 @@ static int scripted_observe(void *self, size_t out_mpi, double now, struct hang_
     d->last_out = out_mpi;
     d->observations++;
     *v = (struct hang_verdict){.kind = d->answer};
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static int scripted_resume(void *self)
 {
     ((struct scripted *)self)->resumes++;
-    return MG_OK;
+    return MG_ERROR_OK;
 }
 
 static struct scripted det_state;
@@ -76,8 +76,8 @@ static void start(bool still_rule)
     p.start_unseen = start_unseen;
     hang_watch_destroy(w);
     w = NULL;
-    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &w), MG_OK);
-    MG_CHECK_INT(hang_watch_begin(w, 0, &step), MG_OK);
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &w), MG_ERROR_OK);
+    MG_CHECK_INT(hang_watch_begin(w, 0, &step), MG_ERROR_OK);
 }
 
 /* A rank blocked in MPI_Allreduce with its counter at 7, having had all its time. */
@@ -110,7 +110,7 @@ static void suspect_all_blocked(void)
     start(false);
     all_blocked();
     det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
 }
 
 static void samples_feed_the_detector(void)
@@ -122,7 +122,7 @@ static void samples_feed_the_detector(void)
     MG_CHECK_INT(step.ranks[1], 3);
     all_blocked();
     readings[0].progressed = true; /* counts: a rank that completed a call since its last reading */
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
     MG_CHECK_INT(det_state.last_out, 1);
     MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED);
     MG_CHECK_INT(step.out_mpi, 1);
@@ -133,11 +133,11 @@ static void samples_feed_the_detector(void)
     readings[0].exited = true;  /* outside MPI: ranks leave one by one at a job's end */
     readings[1].in_mpi = false; /* computing */
     det_state.answer = HANG_VERDICT_NORMAL;
-    MG_CHECK_INT(feed(1.0), MG_OK);
+    MG_CHECK_INT(feed(1.0), MG_ERROR_OK);
     MG_CHECK_INT(det_state.last_out, 2);
     MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED | HANG_WATCH_BUILT);
     all_blocked();
-    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(feed(1.5), MG_ERROR_OK);
     MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED); /* built is said once */
     MG_CHECK_INT(det_state.last_out, 0);
 }
@@ -152,19 +152,19 @@ static void suspicion_verified_to_a_verdict(void)
     MG_CHECK(step.with_cpu);
     MG_CHECK_INT(step.count, NR);
     MG_CHECK_NEAR(step.at, 0.5, 1e-12);
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK_NEAR(step.at, 1.5, 1e-12);
-    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(feed(1.5), MG_ERROR_OK);
     MG_CHECK_NEAR(step.at, 2.5, 1e-12);
-    MG_CHECK_INT(feed(2.5), MG_OK);
+    MG_CHECK_INT(feed(2.5), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
     MG_CHECK(!step.from_start);
     MG_CHECK_STR(hang_watch_decided_by(&step), "model");
     MG_CHECK_INT(step.starved_rank, -1);
     MG_CHECK_INT(hang_watch_last_scan(w)[2].func, ALLREDUCE);
-    MG_CHECK_INT(feed(3), MG_ESTATE);
+    MG_CHECK_INT(feed(3), MG_ERROR_ESTATE);
     MG_CHECK_INT(det_state.resumes, 0);
 }
 
@@ -173,7 +173,7 @@ static void verify_rank_2_computing(void)
 {
     readings[2].in_mpi = false;
     for (int k = 0; k < 3; k++)
-        MG_CHECK_INT(feed(0.5 + k), MG_OK);
+        MG_CHECK_INT(feed(0.5 + k), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMPUTATION);
     MG_CHECK_INT(step.result.nfaulty, 1);
@@ -196,7 +196,7 @@ static void an_unreadable_rank_is_not_exited(void)
     all_blocked();
     readings[1] = unreadable; /* the sample's second rank, 3 */
     det_state.answer = HANG_VERDICT_HANG;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
     MG_CHECK_INT(det_state.last_out, 1); /* never looks stuck */
     all_blocked();
     readings[3] = unreadable;
@@ -214,10 +214,10 @@ static void an_unreadable_rank_is_not_exited(void)
 static void progress_sets_the_suspicion_aside(void)
 {
     suspect_all_blocked();
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
     readings[3].counter = 8;
-    MG_CHECK_INT(feed(1.5), MG_OK);
-    MG_CHECK_INT(feed(2.5), MG_OK);
+    MG_CHECK_INT(feed(1.5), MG_ERROR_OK);
+    MG_CHECK_INT(feed(2.5), MG_ERROR_OK);
     MG_CHECK_INT(step.events, HANG_WATCH_SET_ASIDE);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_PROGRESS);
     MG_CHECK_INT(step.result.progress_rank, 3);
@@ -240,29 +240,29 @@ static void verification_waits_with(bool called)
         readings[r].runnable = true;
         readings[r].slices = r == 1 ? -1 : 10; /* rank 1: CPU time known, its slices not */
     }
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
     MG_CHECK(step.with_cpu && !step.gap_only);
     readings[1].cpu_s = 0.2;
     readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 1.0;
-    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(feed(1.5), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK_NEAR(step.at, 2.3, 1e-9); /* the scan again, not the next one */
     MG_CHECK(step.with_cpu && step.gap_only);
     readings[2]
         .in_mpi = false; /* what a gap_only reading says of where a rank is counts for nothing */
     readings[3].progressed = called;
-    MG_CHECK_INT(feed(2.3), MG_OK);
+    MG_CHECK_INT(feed(2.3), MG_ERROR_OK);
     readings[3].progressed = false;
     MG_CHECK_NEAR(step.at, 3.1, 1e-9); /* still 0.8 s short */
     MG_CHECK(step.gap_only);
     readings[0].cpu_s = readings[2].cpu_s = readings[3].cpu_s = 10.0; /* they run, it does not */
-    MG_CHECK_INT(feed(10.5), MG_OK);                                  /* 10 s: the stretch limit */
+    MG_CHECK_INT(feed(10.5), MG_ERROR_OK);                                  /* 10 s: the stretch limit */
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK_NEAR(step.at, 10.5, 1e-9); /* at once, the scan that says where the ranks are */
     MG_CHECK(step.with_cpu && !step.gap_only);
     MG_CHECK(!(step.events & HANG_WATCH_STRETCHED));
     readings[2].in_mpi = true;
-    MG_CHECK_INT(feed(10.5), MG_OK);
+    MG_CHECK_INT(feed(10.5), MG_ERROR_OK);
     MG_CHECK(step.events & HANG_WATCH_STRETCHED);
     MG_CHECK(!step.gap_only);
     MG_CHECK_INT(step.scan_number, 2);
@@ -270,7 +270,7 @@ static void verification_waits_with(bool called)
     MG_CHECK_NEAR(step.gap_took, 10.0, 1e-9);
     for (int r = 0; r < NR; r++)
         readings[r].cpu_s += 1.0;
-    MG_CHECK_INT(feed(11.5), MG_OK);
+    MG_CHECK_INT(feed(11.5), MG_ERROR_OK);
     MG_CHECK_INT(step.events, HANG_WATCH_SET_ASIDE);
     MG_CHECK_INT(step.result.kind, called ? HANG_DIAG_PROGRESS : HANG_DIAG_STARVED);
     MG_CHECK_INT(step.result.progress_rank, called ? 3 : -1);
@@ -305,7 +305,7 @@ static void a_job_starved_as_a_whole_still_gets_a_verdict(void)
         readings[r].slices = 0;
     }
     for (int scan = 1; scan <= 3; scan++) {
-        MG_CHECK_INT(feed(0.5 + 10.0 * (scan - 1)), MG_OK);
+        MG_CHECK_INT(feed(0.5 + 10.0 * (scan - 1)), MG_ERROR_OK);
         MG_CHECK_INT(step.action, scan < 3 ? HANG_WATCH_SCAN : HANG_WATCH_VERDICT);
         for (int r = 0; r < NR; r++) {
             readings[r].cpu_s += r == 1 ? 0 : 0.2 + 0.05 * r; /* 2-3.5% of 10 s */
@@ -335,7 +335,7 @@ static void verify_with(int culprit_case, bool others_yield)
         } else if (culprit_case == 2) { /* a handler spinning inside MPI: long slices */
             readings[2].slices = 10.0 * k;
         }
-        MG_CHECK_INT(feed(0.5 + k), MG_OK);
+        MG_CHECK_INT(feed(0.5 + k), MG_ERROR_OK);
     }
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
@@ -372,7 +372,7 @@ static void a_starved_rank_is_not_a_spinner(void)
         start(false);
         all_blocked();
         det_state.answer = HANG_VERDICT_HANG;
-        MG_CHECK_INT(feed(0.5), MG_OK);
+        MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
         for (int k = 0; k < 3; k++) {
             for (int r = 0; r < NR; r++) {
                 readings[r].runnable = true;
@@ -382,7 +382,7 @@ static void a_starved_rank_is_not_a_spinner(void)
             }
             readings[1].cpu_s = (given ? 0.6 : 0.03) * k;
             readings[1].slices = 6.0 * k;
-            MG_CHECK_INT(feed(0.5 + 10.0 * k), MG_OK);
+            MG_CHECK_INT(feed(0.5 + 10.0 * k), MG_ERROR_OK);
         }
         MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
         MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
@@ -427,7 +427,7 @@ static double scan_loaded(int culprit, bool others_yield, double moves_at)
         readings[2].stopped = culprit == 1;
         readings[2].runnable = culprit != 1;
         readings[2].counter = t > moves_at ? 8 : 7;
-        MG_CHECK_INT(feed(t), MG_OK);
+        MG_CHECK_INT(feed(t), MG_ERROR_OK);
     }
     return t;
 }
@@ -490,7 +490,7 @@ static double verify_polling(double polls_per_s, double calls_at)
         readings[0].func = TEST;
         readings[0].counter = 7 + (uint64_t)(polls_per_s * t);
         readings[0].progressed = t > calls_at;
-        MG_CHECK_INT(feed(t), MG_OK);
+        MG_CHECK_INT(feed(t), MG_ERROR_OK);
     }
     return t;
 }
@@ -551,27 +551,27 @@ static void a_suspended_job_is_not_observed(void)
     all_blocked();
     for (int r = 0; r < NR; r++)
         readings[r].stopped = true;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
     MG_CHECK(!step.with_cpu);
     MG_CHECK_NEAR(step.at, 0.5, 1e-12);
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
     MG_CHECK_INT(step.events, HANG_WATCH_JOB_STOPPED);
     MG_CHECK_INT(det_state.observations, 0);
     MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
-    MG_CHECK_INT(feed(1.0), MG_OK);
-    MG_CHECK_INT(feed(1.0), MG_OK);
+    MG_CHECK_INT(feed(1.0), MG_ERROR_OK);
+    MG_CHECK_INT(feed(1.0), MG_ERROR_OK);
     MG_CHECK_INT(step.events, 0); /* said once */
     all_blocked();
-    MG_CHECK_INT(feed(1.5), MG_OK);
+    MG_CHECK_INT(feed(1.5), MG_ERROR_OK);
     MG_CHECK_INT(step.events, HANG_WATCH_JOB_RUNS | HANG_WATCH_OBSERVED);
     MG_CHECK_NEAR(step.stopped_for, 1.5, 1e-12);
     /* both sampled ranks stopped (readings in the sample's order), ranks 2 and 3 running: observed
      * after the scan */
     readings[0].stopped = readings[1].stopped = true;
-    MG_CHECK_INT(feed(2.0), MG_OK);
+    MG_CHECK_INT(feed(2.0), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_SCAN);
-    MG_CHECK_INT(feed(2.0), MG_OK);
+    MG_CHECK_INT(feed(2.0), MG_ERROR_OK);
     MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED);
     MG_CHECK_INT(det_state.observations, 2);
 }
@@ -580,7 +580,7 @@ static void a_suspended_job_is_not_observed(void)
 static void watch_until(double until)
 {
     do
-        MG_CHECK_INT(feed(step.at), MG_OK);
+        MG_CHECK_INT(feed(step.at), MG_ERROR_OK);
     while (step.action != HANG_WATCH_VERDICT && step.at <= until &&
            !(step.events & (HANG_WATCH_STILL | HANG_WATCH_SET_ASIDE)));
 }
@@ -592,7 +592,7 @@ static void start_built_and_active(void)
     det_state.answer = HANG_VERDICT_NORMAL;
     all_blocked();
     readings[1].in_mpi = false;
-    MG_CHECK_INT(feed(0.5), MG_OK);
+    MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
 }
 
 /* hpcc's spin inside MPI: ranks 0, 2 and 3 poll MPI_Test, their counters moving by 1000 a reading,
@@ -621,7 +621,7 @@ static void poll_around_held_rank(double until, bool held_in_mpi)
 {
     do {
         read_polling_job(false, false, 0, held_in_mpi);
-        MG_CHECK_INT(feed(step.at), MG_OK);
+        MG_CHECK_INT(feed(step.at), MG_ERROR_OK);
     } while (step.action == HANG_WATCH_SAMPLE && step.at <= until);
 }
 
@@ -630,7 +630,7 @@ static void verify_held(bool moves, bool busy)
 {
     for (int k = 0; k < 3; k++) {
         read_polling_job(moves, busy, k, true);
-        MG_CHECK_INT(feed(step.at), MG_OK);
+        MG_CHECK_INT(feed(step.at), MG_ERROR_OK);
     }
 }
 
@@ -672,7 +672,7 @@ static void ranks_posting_between_polls_are_not_hung(void)
         start(false);
         all_blocked();
         det_state.answer = HANG_VERDICT_HANG;
-        MG_CHECK_INT(feed(0.5), MG_OK);
+        MG_CHECK_INT(feed(0.5), MG_ERROR_OK);
         MG_CHECK(step.events & HANG_WATCH_SUSPECTED);
         for (int k = 0; k < 3; k++) {
             for (int r = 0; r < NR; r++) {
@@ -682,7 +682,7 @@ static void ranks_posting_between_polls_are_not_hung(void)
             }
             readings[3].stopped = stop;
             readings[3].counter = 1000;
-            MG_CHECK_INT(feed(0.5 + k), MG_OK);
+            MG_CHECK_INT(feed(0.5 + k), MG_ERROR_OK);
         }
         if (!stop) {
             MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
@@ -769,7 +769,7 @@ static void a_hang_from_the_start_under_load_waits_one_gap(void)
                 readings[r].cpu_s = rate * at;
                 readings[r].slices = readings[r].cpu_s / 0.0005; /* polling, not yielding */
             }
-            MG_CHECK_INT(feed(at), MG_OK);
+            MG_CHECK_INT(feed(at), MG_ERROR_OK);
             last = at;
             MG_CHECK(!(step.events & HANG_WATCH_STRETCHED) || fired >= 0);
             if (step.events & HANG_WATCH_STILL)
@@ -912,7 +912,7 @@ static void watch_master_until(size_t pollers, double until)
 {
     do {
         read_master_waiting_for_worker(pollers);
-        MG_CHECK_INT(feed(step.at), MG_OK);
+        MG_CHECK_INT(feed(step.at), MG_ERROR_OK);
     } while (step.action != HANG_WATCH_VERDICT && step.at <= until &&
              !(step.events & (HANG_WATCH_STILL | HANG_WATCH_SET_ASIDE)));
 }
@@ -1005,7 +1005,7 @@ static void publish_openmpi(rank_state *s, uint64_t world, int32_t peer, int32_t
     atomic_init(&s->world_like[0], world);
     atomic_init(&s->world_like[1], world + 0x1000); /* a dup, created after */
     atomic_init(&s->world_like_count, 2);
-    atomic_init(&s->wait_on, MG_WAIT_PEER);
+    atomic_init(&s->wait_on, RANK_STATE_WAIT_PEER);
     atomic_init(&s->wait_peer, peer);
     atomic_init(&s->wait_tag, tag);
     atomic_init(&s->wait_comm, world);
@@ -1083,7 +1083,7 @@ static void a_job_stuck_from_the_start_is_verified_sooner(void)
         start(true);
         do {
             read_stuck(variant);
-            MG_CHECK_INT(feed(step.at), MG_OK);
+            MG_CHECK_INT(feed(step.at), MG_ERROR_OK);
         } while (step.at <= 100 && !(step.events & HANG_WATCH_STILL));
         MG_CHECK(step.events & HANG_WATCH_STILL);
         MG_CHECK_NEAR(step.still_since, 3.0, 1e-9);
@@ -1091,7 +1091,7 @@ static void a_job_stuck_from_the_start_is_verified_sooner(void)
         if (variant == 0) {
             do {
                 read_stuck(variant);
-                MG_CHECK_INT(feed(step.at), MG_OK);
+                MG_CHECK_INT(feed(step.at), MG_ERROR_OK);
             } while (step.action != HANG_WATCH_VERDICT && step.at <= 100);
             MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
             MG_CHECK(step.from_start);
@@ -1119,7 +1119,7 @@ static void verify_master_gone_computing(bool out_in_scans)
         readings[0].func = TEST;
         readings[0].counter = 5000;
         readings[0].in_mpi = k == 0 || !out_in_scans;
-        MG_CHECK_INT(feed(0.5 + k), MG_OK);
+        MG_CHECK_INT(feed(0.5 + k), MG_ERROR_OK);
     }
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, out_in_scans ? HANG_DIAG_COMPUTATION : HANG_DIAG_COMMUNICATION);
@@ -1148,8 +1148,8 @@ static size_t verify_stop_in_recv(bool stop, int *faulty)
     p.still_after = 0;
     det_state = (struct scripted){.ranks = {1, 3}, .answer = HANG_VERDICT_HANG};
     struct hang_watch *w8 = NULL;
-    MG_CHECK_INT(hang_watch_create(&p, &det, N, &w8), MG_OK);
-    MG_CHECK_INT(hang_watch_begin(w8, 0, &step), MG_OK);
+    MG_CHECK_INT(hang_watch_create(&p, &det, N, &w8), MG_ERROR_OK);
+    MG_CHECK_INT(hang_watch_begin(w8, 0, &step), MG_ERROR_OK);
     struct hang_watch_reading job[N];
     for (int k = 0; k < 4; k++) {
         for (int r = 0; r < N; r++)
@@ -1165,7 +1165,7 @@ static size_t verify_stop_in_recv(bool stop, int *faulty)
         job[0].in_mpi = k < 3;
         job[5].func = RECV;
         job[5].stopped = stop;
-        MG_CHECK_INT(hang_watch_feed(w8, job, k == 0 ? 0.5 : 0.5 + k, &step), MG_OK);
+        MG_CHECK_INT(hang_watch_feed(w8, job, k == 0 ? 0.5 : 0.5 + k, &step), MG_ERROR_OK);
     }
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
@@ -1211,7 +1211,7 @@ static void watch_halting_job(double moves_from, double halt_at, double resume_a
             readings[i].slices = t / (computes ? 4e-3 : 2e-6);
         }
         det_state.answer = t >= built_at ? HANG_VERDICT_NORMAL : HANG_VERDICT_BUILDING;
-        MG_CHECK_INT(feed(t), MG_OK);
+        MG_CHECK_INT(feed(t), MG_ERROR_OK);
     } while (step.action != HANG_WATCH_VERDICT && step.at <= until &&
              !(step.events & (HANG_WATCH_STILL | HANG_WATCH_HALTED | HANG_WATCH_SET_ASIDE)));
 }
@@ -1331,10 +1331,10 @@ static void unverified_watch_takes_the_verdict(void)
     p.verify = false;
     struct hang_watch *u;
     det_state = (struct scripted){.ranks = {0, 1}, .answer = HANG_VERDICT_HANG};
-    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_OK);
-    MG_CHECK_INT(hang_watch_begin(u, 0, &step), MG_OK);
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_ERROR_OK);
+    MG_CHECK_INT(hang_watch_begin(u, 0, &step), MG_ERROR_OK);
     all_blocked();
-    MG_CHECK_INT(hang_watch_feed(u, readings, 0.5, &step), MG_OK);
+    MG_CHECK_INT(hang_watch_feed(u, readings, 0.5, &step), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
     MG_CHECK(step.events & HANG_WATCH_SUSPECTED);
     hang_watch_destroy(u);
@@ -1346,18 +1346,18 @@ static void drives_the_real_model(void)
     struct hang_model_params mp;
     hang_model_params_default(&mp);
     struct hang_model *m;
-    MG_CHECK_INT(hang_model_create(&mp, NR, 1, &m), MG_OK);
+    MG_CHECK_INT(hang_model_create(&mp, NR, 1, &m), MG_ERROR_OK);
     struct hang_watch_detector md = hang_watch_detector_model(m);
     struct hang_watch_params p;
     hang_watch_params_default(&p);
     struct hang_watch *u;
-    MG_CHECK_INT(hang_watch_create(&p, &md, NR, &u), MG_OK);
-    MG_CHECK_INT(hang_watch_begin(u, 0, &step), MG_OK);
+    MG_CHECK_INT(hang_watch_create(&p, &md, NR, &u), MG_ERROR_OK);
+    MG_CHECK_INT(hang_watch_begin(u, 0, &step), MG_ERROR_OK);
     MG_CHECK_INT(step.action, HANG_WATCH_SAMPLE);
     MG_CHECK(step.at >= 0.2 && step.at < 0.6);
     MG_CHECK_INT(step.count, NR / 2);
     all_blocked();
-    MG_CHECK_INT(hang_watch_feed(u, readings, step.at, &step), MG_OK);
+    MG_CHECK_INT(hang_watch_feed(u, readings, step.at, &step), MG_ERROR_OK);
     MG_CHECK_INT(step.events, HANG_WATCH_OBSERVED);
     struct hang_model_state st;
     hang_model_state(m, &st);
@@ -1371,19 +1371,19 @@ static void bad_arguments(void)
     struct hang_watch_params p;
     hang_watch_params_default(&p);
     struct hang_watch *u = NULL;
-    MG_CHECK_INT(hang_watch_create(&p, &det, 0, &u), MG_EINVAL);
-    MG_CHECK_INT(hang_watch_create(NULL, &det, NR, &u), MG_EINVAL);
+    MG_CHECK_INT(hang_watch_create(&p, &det, 0, &u), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_watch_create(NULL, &det, NR, &u), MG_ERROR_EINVAL);
     p.nscans = 1;
-    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_EINVAL);
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_ERROR_EINVAL);
     hang_watch_params_default(&p);
     p.still_every = 0;
-    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_EINVAL);
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_ERROR_EINVAL);
     hang_watch_params_default(&p);
     p.npolling = 3;
-    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_EINVAL);
+    MG_CHECK_INT(hang_watch_create(&p, &det, NR, &u), MG_ERROR_EINVAL);
     MG_CHECK(u == NULL);
-    MG_CHECK_INT(hang_watch_begin(NULL, 0, &step), MG_EINVAL);
-    MG_CHECK_INT(hang_watch_feed(NULL, readings, 0, &step), MG_EINVAL);
+    MG_CHECK_INT(hang_watch_begin(NULL, 0, &step), MG_ERROR_EINVAL);
+    MG_CHECK_INT(hang_watch_feed(NULL, readings, 0, &step), MG_ERROR_EINVAL);
 }
 
 int main(void)

@@ -13,7 +13,7 @@ static rank_observe_sight healthy(void)
                             .preload_set = 1,
                             .preload_names_library = 1,
                             .library_mapped = 1,
-                            .mapped_mpi = MG_FLAVOR_OPENMPI};
+                            .mapped_mpi = MG_MPI_FLAVOR_OPENMPI};
     snprintf(s.preload, sizeof s.preload, "%s", LIBRARY);
     return s;
 }
@@ -21,7 +21,7 @@ static rank_observe_sight healthy(void)
 static rank_observe_input input(const rank_observe_sight *s, double age)
 {
     return (rank_observe_input){
-        .sight = s, .expected = MG_FLAVOR_OPENMPI, .age = age, .sibling_published_for = -1};
+        .sight = s, .expected = MG_MPI_FLAVOR_OPENMPI, .age = age, .sibling_published_for = -1};
 }
 
 static void published_rank_is_observed_at_once(void)
@@ -29,20 +29,20 @@ static void published_rank_is_observed_at_once(void)
     rank_observe_sight s = {0};
     rank_observe_input in = input(&s, 0.0);
     in.published = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
-    MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_OK), "observed");
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OK);
+    MG_CHECK_STR(rank_observe_cause_name(RANK_OBSERVE_OK), "observed");
 }
 
 static void causes_from_proc_wait_for_the_loader(void)
 {
     rank_observe_sight s = healthy();
     s.preload_names_library = 0;
-    rank_observe_input in = input(&s, MG_OBSERVE_SETTLE_S - 0.1);
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
-    in.age = MG_OBSERVE_SETTLE_S;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
+    rank_observe_input in = input(&s, RANK_OBSERVE_SETTLE_S - 0.1);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+    in.age = RANK_OBSERVE_SETTLE_S;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PRELOAD_REPLACED);
     char text[512];
-    rank_observe_explain(&in, MG_OBSERVE_PRELOAD_REPLACED, text, sizeof text);
+    rank_observe_explain(&in, RANK_OBSERVE_PRELOAD_REPLACED, text, sizeof text);
     MG_CHECK(strstr(text, "does not name mpiguard's library") != NULL);
 }
 
@@ -52,27 +52,27 @@ static void each_cause_from_proc(void)
     rank_observe_input in = input(&s, 3.0);
     s.static_binary = 1;
     s.binary_defines_mpi = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_STATIC_BINARY);
     s = healthy();
     s.library_mapped = 0;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_LIBRARY_NOT_LOADED);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_LIBRARY_NOT_LOADED);
     s = healthy();
-    s.mapped_mpi = MG_FLAVOR_UNKNOWN;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    s.mapped_mpi = MG_MPI_FLAVOR_UNKNOWN;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_MPI);
     s = healthy();
-    s.mapped_mpi = MG_FLAVOR_MPICH;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OTHER_MPI);
+    s.mapped_mpi = MG_MPI_FLAVOR_MPICH;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OTHER_MPI);
     char text[512];
-    rank_observe_explain(&in, MG_OBSERVE_OTHER_MPI, text, sizeof text);
+    rank_observe_explain(&in, RANK_OBSERVE_OTHER_MPI, text, sizeof text);
     MG_CHECK(strstr(text, "linked to mpich but given mpiguard's openmpi library") != NULL);
     /* a hostname of its own: on another node, named with the option that reads every node */
     s = healthy();
     s.other_node = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
-    rank_observe_explain(&in, MG_OBSERVE_OTHER_NODE, text, sizeof text);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OTHER_NODE);
+    rank_observe_explain(&in, RANK_OBSERVE_OTHER_NODE, text, sizeof text);
     MG_CHECK(strstr(text, "another node") != NULL && strstr(text, "--agent-launcher") != NULL);
     in.published = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OK);
 }
 
 /* The static check comes first: a static binary has LD_PRELOAD set and nothing mapped. */
@@ -80,12 +80,12 @@ static void static_binary_is_told_from_a_missing_library(void)
 {
     rank_observe_sight s = healthy();
     s.library_mapped = 0;
-    s.mapped_mpi = MG_FLAVOR_UNKNOWN;
+    s.mapped_mpi = MG_MPI_FLAVOR_UNKNOWN;
     s.static_binary = 1;
     rank_observe_input in = input(&s, 3.0);
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STATIC_BINARY);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_STATIC_BINARY);
     char text[512];
-    rank_observe_explain(&in, MG_OBSERVE_STATIC_BINARY, text, sizeof text);
+    rank_observe_explain(&in, RANK_OBSERVE_STATIC_BINARY, text, sizeof text);
     MG_CHECK(strstr(text, "program that is not MPI") != NULL);
 }
 
@@ -93,15 +93,15 @@ static void binding_waits_for_init_then_is_named(void)
 {
     rank_observe_sight s = healthy();
     snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
-    rank_observe_input in = input(&s, MG_OBSERVE_BINDING_GRACE_S - 0.1);
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
-    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    rank_observe_input in = input(&s, RANK_OBSERVE_BINDING_GRACE_S - 0.1);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+    in.sibling_published_for = RANK_OBSERVE_INIT_GRACE_S;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNWRAPPED_BINDING);
     in.sibling_published_for = -1;
-    in.age = MG_OBSERVE_BINDING_GRACE_S;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    in.age = RANK_OBSERVE_BINDING_GRACE_S;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNWRAPPED_BINDING);
     char text[512];
-    rank_observe_explain(&in, MG_OBSERVE_UNWRAPPED_BINDING, text, sizeof text);
+    rank_observe_explain(&in, RANK_OBSERVE_UNWRAPPED_BINDING, text, sizeof text);
     MG_CHECK(strstr(text, "libmpi_mpifh.so.40 calls PMPI_*") != NULL);
 }
 
@@ -111,14 +111,14 @@ static void silent_rank_needs_a_sibling_or_the_end(void)
 {
     rank_observe_sight s = healthy();
     rank_observe_input in = input(&s, 100.0);
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
-    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S - 0.1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
-    in.sibling_published_for = MG_OBSERVE_INIT_GRACE_S;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+    in.sibling_published_for = RANK_OBSERVE_INIT_GRACE_S - 0.1;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+    in.sibling_published_for = RANK_OBSERVE_INIT_GRACE_S;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNKNOWN_INTERFACE);
     in.sibling_published_for = -1;
     in.ended = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNKNOWN_INTERFACE);
 }
 
 /* A rank publishes only once its MPI_Init returned through mpiguard's own wrapper (C or Fortran):
@@ -128,44 +128,44 @@ static void silent_rank_needs_a_sibling_or_the_end(void)
 static void published_rank_computing_long_after_init(void)
 {
     rank_observe_sight s = healthy();
-    rank_observe_input in = input(&s, 10 * MG_OBSERVE_BINDING_GRACE_S);
-    in.sibling_published_for = 10 * MG_OBSERVE_INIT_GRACE_S;
+    rank_observe_input in = input(&s, 10 * RANK_OBSERVE_BINDING_GRACE_S);
+    in.sibling_published_for = 10 * RANK_OBSERVE_INIT_GRACE_S;
     in.published = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OK);
     snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OK);
     in.published = 0;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNWRAPPED_BINDING);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNWRAPPED_BINDING);
     s.binding[0] = 0;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNKNOWN_INTERFACE);
 }
 
 /* Read by stacks alone (no interposition library, another MPI's): any MPI in it will do; a
  * process with none is not MPI once its loader is done, or when it ended. */
 static void by_stack_needs_only_some_mpi(void)
 {
-    rank_observe_sight s = {.read = 1, .mapped_mpi = MG_FLAVOR_MPICH};
+    rank_observe_sight s = {.read = 1, .mapped_mpi = MG_MPI_FLAVOR_MPICH};
     rank_observe_input in = input(&s, 0.0);
     in.by_stack = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OK);
     s = (rank_observe_sight){.read = 1, .static_binary = 1, .binary_defines_mpi = 1};
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OK);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OK);
     s = (rank_observe_sight){.read = 1};
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
     in.ended = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_MPI);
     in.ended = 0;
-    in.age = MG_OBSERVE_SETTLE_S;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    in.age = RANK_OBSERVE_SETTLE_S;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_MPI);
 }
 
 static void unread_rank_that_ended_vanished(void)
 {
     rank_observe_sight s = {0};
     rank_observe_input in = input(&s, 0.0);
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
     in.ended = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_VANISHED);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_VANISHED);
 }
 
 /* A rank the tool's stop ended before it published: not blind for a cause only elimination gives
@@ -173,23 +173,23 @@ static void unread_rank_that_ended_vanished(void)
 static void stopped_before_init_only_by_elimination(void)
 {
     rank_observe_sight s = healthy();
-    rank_observe_input in = input(&s, MG_OBSERVE_SETTLE_S);
+    rank_observe_input in = input(&s, RANK_OBSERVE_SETTLE_S);
     in.ended = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_UNKNOWN_INTERFACE);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNKNOWN_INTERFACE);
     in.stopped = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_STOPPED_BEFORE_INIT);
     snprintf(s.binding, sizeof s.binding, "libmpi_mpifh.so.40");
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_STOPPED_BEFORE_INIT);
     s = healthy();
     s.preload_names_library = 0;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PRELOAD_REPLACED);
-    MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_UNKNOWN_INTERFACE),
-                 MG_OBSERVE_STOPPED_BEFORE_INIT);
-    MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_NOT_MPI), MG_OBSERVE_NOT_MPI);
-    MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_AGENT_LOST), MG_OBSERVE_AGENT_LOST);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PRELOAD_REPLACED);
+    MG_CHECK_INT(rank_observe_stopped(RANK_OBSERVE_UNKNOWN_INTERFACE),
+                 RANK_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_stopped(RANK_OBSERVE_NOT_MPI), RANK_OBSERVE_NOT_MPI);
+    MG_CHECK_INT(rank_observe_stopped(RANK_OBSERVE_AGENT_LOST), RANK_OBSERVE_AGENT_LOST);
     char text[256];
-    rank_observe_explain(&in, MG_OBSERVE_STOPPED_BEFORE_INIT, text, sizeof text);
-    MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_STOPPED_BEFORE_INIT), "stopped_before_init");
+    rank_observe_explain(&in, RANK_OBSERVE_STOPPED_BEFORE_INIT, text, sizeof text);
+    MG_CHECK_STR(rank_observe_cause_name(RANK_OBSERVE_STOPPED_BEFORE_INIT), "stopped_before_init");
     MG_CHECK(strstr(text, "stopped the job before this rank reached its MPI_Init") != NULL);
 }
 
@@ -200,26 +200,26 @@ static void stopped_before_init_only_by_elimination(void)
 static void young_reading_is_not_a_cause(void)
 {
     rank_observe_sight s = healthy();
-    s.mapped_mpi = MG_FLAVOR_UNKNOWN;
-    rank_observe_input in = input(&s, MG_OBSERVE_SETTLE_S - 0.5);
+    s.mapped_mpi = MG_MPI_FLAVOR_UNKNOWN;
+    rank_observe_input in = input(&s, RANK_OBSERVE_SETTLE_S - 0.5);
     in.ended = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_VANISHED);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_VANISHED);
     in.stopped = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_STOPPED_BEFORE_INIT);
     s.read = 0;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_STOPPED_BEFORE_INIT);
     s.read = 1;
-    in.age = MG_OBSERVE_SETTLE_S;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_MPI);
+    in.age = RANK_OBSERVE_SETTLE_S;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_MPI);
     /* another node's agent decides without knowing of the stop; the tool maps its verdict */
-    MG_CHECK_INT(rank_observe_stopped(MG_OBSERVE_VANISHED), MG_OBSERVE_STOPPED_BEFORE_INIT);
+    MG_CHECK_INT(rank_observe_stopped(RANK_OBSERVE_VANISHED), RANK_OBSERVE_STOPPED_BEFORE_INIT);
 }
 
 /* A rank no agent found across nodes: named only once both the job's size and every agent have
  * been known for the bound, never while an agent is still expected (the rank may be its). */
 static void unfound_rank_waits_for_size_and_agents(void)
 {
-    const double b = MG_OBSERVE_UNFOUND_S;
+    const double b = RANK_OBSERVE_UNFOUND_S;
     MG_CHECK(rank_observe_unfound(b, b, 0));
     MG_CHECK(rank_observe_unfound(10 * b, b + 1, 0));
     MG_CHECK(!rank_observe_unfound(b - 0.1, 10 * b, 0));
@@ -229,17 +229,17 @@ static void unfound_rank_waits_for_size_and_agents(void)
     char detail[64];
     rank_observe_sight s = {0};
     rank_observe_input in = input(&s, 0.0);
-    rank_observe_explain(&in, MG_OBSERVE_NOT_FOUND, detail, sizeof detail);
-    MG_CHECK_STR(rank_observe_cause_name(MG_OBSERVE_NOT_FOUND), "not_found");
+    rank_observe_explain(&in, RANK_OBSERVE_NOT_FOUND, detail, sizeof detail);
+    MG_CHECK_STR(rank_observe_cause_name(RANK_OBSERVE_NOT_FOUND), "not_found");
     MG_CHECK_STR(detail, "no agent found it while the job ran");
 }
 
 /* While the agents' counts leave ranks to come (an agent its launcher started late), the wait is
- * MG_OBSERVE_ANNOUNCED_S, not MG_OBSERVE_UNFOUND_S, and bounded all the same. */
+ * RANK_OBSERVE_ANNOUNCED_S, not RANK_OBSERVE_UNFOUND_S, and bounded all the same. */
 static void announced_ranks_are_waited_for_longer(void)
 {
-    const double a = MG_OBSERVE_ANNOUNCED_S;
-    MG_CHECK(a > MG_OBSERVE_UNFOUND_S);
+    const double a = RANK_OBSERVE_ANNOUNCED_S;
+    MG_CHECK(a > RANK_OBSERVE_UNFOUND_S);
     MG_CHECK(!rank_observe_unfound(a - 0.1, a - 0.1, 1));
     MG_CHECK(!rank_observe_unfound(10 * a, a - 0.1, 1));
     MG_CHECK(rank_observe_unfound(a, a, 1));
@@ -280,12 +280,12 @@ static void other_node_waits_for_its_agent(void)
 {
     rank_observe_sight s = healthy();
     s.other_node = 1;
-    rank_observe_input in = input(&s, 10 * MG_OBSERVE_ANNOUNCED_S);
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_OTHER_NODE);
+    rank_observe_input in = input(&s, 10 * RANK_OBSERVE_ANNOUNCED_S);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_OTHER_NODE);
     in.node_agents = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_PENDING);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
     in.ended = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), MG_OBSERVE_NOT_FOUND);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_FOUND);
 }
 
 int main(void)

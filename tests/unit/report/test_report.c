@@ -55,9 +55,9 @@ static void writes_and_loads_back(void)
 {
     report_doc *r = sample_report();
     char err[256];
-    MG_CHECK_INT(report_write(r, path_in_dir("r.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_write(r, path_in_dir("r.json"), err, sizeof err), MG_ERROR_OK);
     report_doc *back;
-    MG_CHECK_INT(report_load(path_in_dir("r.json"), &back, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_load(path_in_dir("r.json"), &back, err, sizeof err), MG_ERROR_OK);
     MG_CHECK_INT(report_finding_count(back), 1);
     json_object *f = report_finding(back, 0), *v;
     MG_CHECK(json_object_object_get_ex(f, "kind", &v));
@@ -72,7 +72,7 @@ static void write_failure_keeps_the_old_file(void)
 {
     report_doc *r = sample_report();
     char err[256];
-    MG_CHECK_INT(report_write(r, "/nonexistent-dir/r.json", err, sizeof err), MG_EIO);
+    MG_CHECK_INT(report_write(r, "/nonexistent-dir/r.json", err, sizeof err), MG_ERROR_EIO);
     MG_CHECK(strstr(err, "/nonexistent-dir/r.json") != NULL);
     report_destroy(r);
 }
@@ -152,7 +152,7 @@ static int load_text(const char *text, char *err)
     fclose(f);
     report_doc *r = NULL;
     int rc = report_load(path_in_dir("bad.json"), &r, err, 256);
-    MG_CHECK(rc == MG_OK ? r != NULL : r == NULL);
+    MG_CHECK(rc == MG_ERROR_OK ? r != NULL : r == NULL);
     report_destroy(r);
     return rc;
 }
@@ -161,39 +161,39 @@ static void load_rejects_what_is_not_a_report(void)
 {
     char err[256];
     report_doc *r;
-    MG_CHECK_INT(report_load(path_in_dir("missing.json"), &r, err, sizeof err), MG_ENOENT);
-    MG_CHECK_INT(report_load(dir, &r, err, sizeof err), MG_ENOENT);
+    MG_CHECK_INT(report_load(path_in_dir("missing.json"), &r, err, sizeof err), MG_ERROR_ENOENT);
+    MG_CHECK_INT(report_load(dir, &r, err, sizeof err), MG_ERROR_ENOENT);
     MG_CHECK(strstr(err, "is a directory") != NULL);
-    MG_CHECK_INT(load_text("", err), MG_EFORMAT);
+    MG_CHECK_INT(load_text("", err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "is empty") != NULL);
-    MG_CHECK_INT(load_text("{\"schema\": \"mpiguard-report/1\", \"tool\": ", err), MG_EFORMAT);
+    MG_CHECK_INT(load_text("{\"schema\": \"mpiguard-report/1\", \"tool\": ", err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "not valid JSON") != NULL);
-    MG_CHECK_INT(load_text("[1,2]", err), MG_EFORMAT);
-    MG_CHECK_INT(load_text("{\"tool\":\"run\"}", err), MG_EFORMAT);
+    MG_CHECK_INT(load_text("[1,2]", err), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(load_text("{\"tool\":\"run\"}", err), MG_ERROR_EFORMAT);
     MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/9\",\"tool\":\"run\",\"version\":\"1\","
                            "\"findings\":[]}",
                            err),
-                 MG_EVERSION);
+                 MG_ERROR_EVERSION);
     MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"x\",\"version\":\"1\","
                            "\"command\":[],\"findings\":[]}",
                            err),
-                 MG_EFORMAT);
+                 MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "tool is \"x\" (expected one of run|hang|") != NULL);
     MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
                            "\"command\":[]}",
                            err),
-                 MG_EFORMAT);
+                 MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "findings is missing (expected an array)") != NULL);
     MG_CHECK_INT(
         load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"hang\",\"version\":\"1\","
                   "\"command\":[],\"findings\":[{\"kind\":\"hang\",\"severity\":\"error\"}]}",
                   err),
-        MG_EFORMAT);
+        MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "findings[0].summary is missing (expected a string)") != NULL);
     MG_CHECK_INT(load_text("{\"schema\":\"mpiguard-report/1\",\"tool\":\"run\",\"version\":\"1\","
                            "\"command\":[],\"findings\":[]}",
                            err),
-                 MG_OK);
+                 MG_ERROR_OK);
 }
 
 /* Every cause a tool can report (rank_observe_cause_name's, a rank never found) and every sampler
@@ -201,17 +201,17 @@ static void load_rejects_what_is_not_a_report(void)
 static void validates_observation(void)
 {
     report_doc *r = sample_report();
-    for (rank_observe_cause c = MG_OBSERVE_OK; c <= MG_OBSERVE_STOPPED_BEFORE_INIT; c++)
-        report_add_observation(r, (int)c, c == MG_OBSERVE_OK, rank_observe_cause_name(c),
-                                  c == MG_OBSERVE_OK ? NULL : "why",
-                                  c == MG_OBSERVE_OK ? "ring" : NULL);
+    for (rank_observe_cause c = RANK_OBSERVE_OK; c <= RANK_OBSERVE_STOPPED_BEFORE_INIT; c++)
+        report_add_observation(r, (int)c, c == RANK_OBSERVE_OK, rank_observe_cause_name(c),
+                                  c == RANK_OBSERVE_OK ? NULL : "why",
+                                  c == RANK_OBSERVE_OK ? "ring" : NULL);
     report_add_observation(r, 20, 0, "not_found", "never found", NULL);
     report_add_observation(r, 21, 1, "static_binary", "read by ptrace", "ptrace");
     report_add_observation(r, 22, 1, "observed", NULL, "shm");
     char err[256];
-    MG_CHECK_INT(report_write(r, path_in_dir("o.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_write(r, path_in_dir("o.json"), err, sizeof err), MG_ERROR_OK);
     report_doc *back = NULL;
-    MG_CHECK_INT(report_load(path_in_dir("o.json"), &back, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_load(path_in_dir("o.json"), &back, err, sizeof err), MG_ERROR_OK);
     report_destroy(back);
     report_destroy(r);
     static const char head[] =
@@ -222,23 +222,23 @@ static void validates_observation(void)
              "%s[{\"rank\":0,\"observed\":false,\"cause\":\"pending\","
              "\"detail\":null,\"sampler\":null}]}",
              head);
-    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK_INT(load_text(text, err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "observation[0].cause is \"pending\" (expected one of observed|") != NULL);
     snprintf(text, sizeof text,
              "%s[{\"rank\":0,\"observed\":1,\"cause\":\"observed\","
              "\"detail\":null,\"sampler\":\"shm\"}]}",
              head);
-    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK_INT(load_text(text, err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "observation[0].observed is an integer (expected true or false)") != NULL);
     snprintf(text, sizeof text,
              "%s[{\"rank\":0,\"observed\":true,\"cause\":\"observed\","
              "\"detail\":null,\"sampler\":\"gdb\"}]}",
              head);
-    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK_INT(load_text(text, err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "observation[0].sampler is \"gdb\" (expected one of shm|ring|ptrace)") !=
              NULL);
     snprintf(text, sizeof text, "%s{\"rank\":0}}", head);
-    MG_CHECK_INT(load_text(text, err), MG_EFORMAT);
+    MG_CHECK_INT(load_text(text, err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "observation is an object (expected an array)") != NULL);
 }
 
@@ -257,9 +257,9 @@ static void class_table_is_complete(void)
     }
     MG_CHECK_INT(n, report_class_count());
     MG_CHECK(report_class_names()[n] == NULL);
-    for (uint32_t p = USAGE_OK + 1; p < USAGE_PROBLEM_END; p++)
+    for (uint32_t p = USAGE_ARGS_OK + 1; p < USAGE_ARGS_PROBLEM_END; p++)
         MG_CHECK(report_class_find(usage_args_problem_name(p)) != NULL);
-    for (int k = DL_DEADLOCK; k < DL_INVALID_ARGUMENTS; k++) {
+    for (int k = DL_FINDING_DEADLOCK; k < DL_FINDING_INVALID_ARGUMENTS; k++) {
         char name[64];
         snprintf(name, sizeof name, "%s", dl_finding_kind_name(k));
         for (char *ch = name; *ch; ch++)
@@ -285,13 +285,13 @@ static void finding_takes_its_class(void)
     char *text = render(report_render_text, r);
     MG_CHECK(strstr(text, "rank 1: created by MPI_Type_vector() at a.c:9") != NULL);
     char err[256];
-    MG_CHECK_INT(report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_write(r, path_in_dir("c.json"), err, sizeof err), MG_ERROR_OK);
     report_doc *back = NULL;
-    MG_CHECK_INT(report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_ERROR_OK);
     report_destroy(back);
     report_add_finding(r, "no_such_class", "?");
-    MG_CHECK_INT(report_write(r, path_in_dir("c.json"), err, sizeof err), MG_OK);
-    MG_CHECK_INT(report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_EFORMAT);
+    MG_CHECK_INT(report_write(r, path_in_dir("c.json"), err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(report_load(path_in_dir("c.json"), &back, err, sizeof err), MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "findings[2].kind is \"no_such_class\" (expected one of hang|") != NULL);
     report_destroy(r);
 }
@@ -306,24 +306,24 @@ static void selects_checks(void)
 {
     unsigned char sel[256];
     char err[256], list[1024];
-    MG_CHECK_INT(report_class_select("all", sel, sizeof sel, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_class_select("all", sel, sizeof sel, err, sizeof err), MG_ERROR_OK);
     MG_CHECK(is_selected(sel, "deadlock") && is_selected(sel, "datatype_freed"));
     MG_CHECK(!is_selected(sel, "hang")); /* another tool's class */
-    MG_CHECK_INT(report_class_select("deadlock,type", sel, sizeof sel, err, sizeof err), MG_OK);
+    MG_CHECK_INT(report_class_select("deadlock,type", sel, sizeof sel, err, sizeof err), MG_ERROR_OK);
     MG_CHECK(is_selected(sel, "potential_deadlock") && is_selected(sel, "truncation"));
     MG_CHECK(!is_selected(sel, "collective_mismatch") && !is_selected(sel, "negative_count"));
     MG_CHECK_INT(report_class_select("-args,negative_count", sel, sizeof sel, err, sizeof err),
-                 MG_OK);
+                 MG_ERROR_OK);
     MG_CHECK(is_selected(sel, "deadlock") && is_selected(sel, "negative_count"));
     MG_CHECK(!is_selected(sel, "tag_out_of_range"));
     report_class_list(sel, 0, list, sizeof list);
     MG_CHECK(strstr(list, "comm_null, comm_freed, null_buffer") == list);
     MG_CHECK_INT(report_class_select("deadlock,leeks", sel, sizeof sel, err, sizeof err),
-                 MG_EINVAL);
+                 MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "'leeks' is neither a group of checks (deadlock, collective, type, args, "
                          "rma, buffers, lifecycle, races, all)") != NULL);
-    MG_CHECK_INT(report_class_select("hang", sel, sizeof sel, err, sizeof err), MG_EINVAL);
-    MG_CHECK_INT(report_class_select("type,,args", sel, sizeof sel, err, sizeof err), MG_EINVAL);
+    MG_CHECK_INT(report_class_select("hang", sel, sizeof sel, err, sizeof err), MG_ERROR_EINVAL);
+    MG_CHECK_INT(report_class_select("type,,args", sel, sizeof sel, err, sizeof err), MG_ERROR_EINVAL);
     MG_CHECK(strstr(err, "'' is neither") != NULL);
 }
 

@@ -65,7 +65,7 @@ static void draw_vectors(world *w, mg_rng *rng)
 {
     const world_spec *s = &w->spec;
     uint32_t P = s->P;
-    if (s->coll == SCALING_ALLTOALLV) {
+    if (s->coll == SCALING_COLL_ALLTOALLV) {
         /* Matrix M[i][j]: rank i sends to j; symmetric in place (a rank sends what it receives). */
         for (uint32_t i = 0; i < P; i++)
             for (uint32_t j = 0; j < P; j++)
@@ -128,43 +128,43 @@ static int make_buffers(world *w)
         const int64_t *ca = &w->tc_a[r * P], *da = &w->td_a[r * P];
         ref_buf *snd = &w->send[r], *rcv = &w->recv[r];
         switch (s->coll) {
-        case SCALING_BCAST:
+        case SCALING_COLL_BCAST:
             rc = add_dense(rcv, n, s->s, seed);
             break;
-        case SCALING_REDUCE:
-        case SCALING_ALLREDUCE:
+        case SCALING_COLL_REDUCE:
+        case SCALING_COLL_ALLREDUCE:
             rc = ip ? 0 : add_dense(snd, n, s->s, seed);
-            if (rc == 0 && (root || s->coll == SCALING_ALLREDUCE))
+            if (rc == 0 && (root || s->coll == SCALING_COLL_ALLREDUCE))
                 rc = add_dense(rcv, n, s->s, seed + 1);
             break;
-        case SCALING_GATHER:
+        case SCALING_COLL_GATHER:
             rc = ip ? 0 : add_dense(snd, n, s->s, seed);
             if (rc == 0 && root)
                 rc = add_dense(rcv, n * P, s->s, seed + 1);
             break;
-        case SCALING_SCATTER:
+        case SCALING_COLL_SCATTER:
             rc = root ? add_dense(snd, n * P, s->s, seed) : 0;
             if (rc == 0 && !ip)
                 rc = add_dense(rcv, n, s->s, seed + 1);
             break;
-        case SCALING_ALLGATHER:
-        case SCALING_ALLTOALL:
-            rc = ip ? 0 : add_dense(snd, s->coll == SCALING_ALLGATHER ? n : n * P, s->s, seed);
+        case SCALING_COLL_ALLGATHER:
+        case SCALING_COLL_ALLTOALL:
+            rc = ip ? 0 : add_dense(snd, s->coll == SCALING_COLL_ALLGATHER ? n : n * P, s->s, seed);
             if (rc == 0)
                 rc = add_dense(rcv, n * P, s->s, seed + 1);
             break;
-        case SCALING_GATHERV:
-        case SCALING_ALLGATHERV:
+        case SCALING_COLL_GATHERV:
+        case SCALING_COLL_ALLGATHERV:
             rc = ip ? 0 : add_dense(snd, ca[r], s->s, seed);
-            if (rc == 0 && (root || s->coll == SCALING_ALLGATHERV))
+            if (rc == 0 && (root || s->coll == SCALING_COLL_ALLGATHERV))
                 rc = add_segments(rcv, ca, da, P, s->s, seed + 1);
             break;
-        case SCALING_SCATTERV:
+        case SCALING_COLL_SCATTERV:
             rc = root ? add_segments(snd, ca, da, P, s->s, seed) : 0;
             if (rc == 0 && !ip)
                 rc = add_dense(rcv, ca[r], s->s, seed + 1);
             break;
-        case SCALING_ALLTOALLV:
+        case SCALING_COLL_ALLTOALLV:
             rc = ip ? 0 : add_segments(snd, ca, da, P, s->s, seed);
             if (rc == 0)
                 rc = add_segments(rcv, &w->tc_b[r * P], &w->td_b[r * P], P, s->s, seed + 1);
@@ -245,15 +245,15 @@ void world_args(const world *w, uint32_t r, scaling_args *a)
     a->in_place = rank_in_place(w, r);
     const scaling_coll_info *info = scaling_coll_get(s->coll);
     a->count = info->irregular ? w->tc_a[r * P + r] : w->n;
-    if (s->coll == SCALING_ALLTOALLV || s->coll == SCALING_REDUCE_SCATTER)
+    if (s->coll == SCALING_COLL_ALLTOALLV || s->coll == SCALING_COLL_REDUCE_SCATTER)
         a->count = 0;
     a->large = s->large;
     if (!scaling_args_has_vectors(a))
         return;
     /* MPI ignores the send vector of an in-place Alltoallv. */
-    int has_a = !(s->coll == SCALING_ALLTOALLV && a->in_place);
-    int has_d = has_a && (info->vectors & SCALING_VEC_A_DISPLS);
-    int has_b = (info->vectors & SCALING_VEC_B) != 0;
+    int has_a = !(s->coll == SCALING_COLL_ALLTOALLV && a->in_place);
+    int has_d = has_a && (info->vectors & SCALING_COLL_VEC_A_DISPLS);
+    int has_b = (info->vectors & SCALING_COLL_VEC_B) != 0;
     size_t at = (size_t)r * P;
     if (s->large) {
         a->counts64_a = has_a ? &w->tc_a[at] : NULL, a->displs64_a = has_d ? &w->td_a[at] : NULL;
@@ -287,7 +287,7 @@ int world_run_original(world *w)
         c->root = s->root;
         c->send = (ref_arg){REF_BUF, &w->send[r], 0};
         c->recv = (ref_arg){REF_BUF, &w->recv[r], 0};
-        if (a.in_place && (s->coll == SCALING_SCATTER || s->coll == SCALING_SCATTERV))
+        if (a.in_place && (s->coll == SCALING_COLL_SCATTER || s->coll == SCALING_COLL_SCATTERV))
             c->recv.kind = REF_IN_PLACE;
         else if (a.in_place)
             c->send.kind = REF_IN_PLACE;
@@ -401,19 +401,19 @@ static ref_arg resolve(const run *x, uint32_t r, scaling_args_ref ref)
     rank_state *s = &x->rs[r];
     ref_arg out = {REF_BUF, NULL, ref.off};
     switch (ref.buf) {
-    case SCALING_BUF_USER_SEND:
+    case SCALING_ARGS_BUF_USER_SEND:
         out.buf = &x->w->send[r];
         break;
-    case SCALING_BUF_USER_RECV:
+    case SCALING_ARGS_BUF_USER_RECV:
         out.buf = &x->w->recv[r];
         break;
-    case SCALING_BUF_STAGE_SEND:
+    case SCALING_ARGS_BUF_STAGE_SEND:
         out.buf = &s->stage_send;
         break;
-    case SCALING_BUF_STAGE_RECV:
+    case SCALING_ARGS_BUF_STAGE_RECV:
         out.buf = &s->stage_recv;
         break;
-    case SCALING_BUF_IN_PLACE:
+    case SCALING_ARGS_BUF_IN_PLACE:
         out.kind = REF_IN_PLACE;
         break;
     default:
@@ -506,7 +506,7 @@ static int exec_w1b(run *x, const scaling_bounds *b, const scaling_params *p, ui
                 return rc;
             /* A rank that stages nothing copies nothing, but an Alltoall's slice to itself. */
             if (!s->stage_send.n && !s->stage_recv.n &&
-                (s->nunpack || s->npack > (x->w->spec.coll == SCALING_ALLTOALL)))
+                (s->nunpack || s->npack > (x->w->spec.coll == SCALING_COLL_ALLTOALL)))
                 return WORLD_EXEC_FAILED;
             if (do_copies(x, r, s->pack, s->npack) != 0)
                 return WORLD_EXEC_FAILED;
@@ -614,7 +614,7 @@ static int exec_w2(run *x, const scaling_bounds *b, uint64_t *k)
         plan.k = gcd(plan.k, mine.k);
     }
     if (plan.k < 2)
-        return MG_EUNSUPPORTED;
+        return MG_ERROR_EUNSUPPORTED;
     plan.elem_size = x->w->spec.s * plan.k;
     *k = plan.k;
     for (uint32_t r = 0; r < x->P; r++) {
@@ -652,7 +652,7 @@ static int exec_w3(run *x)
         c->root = x->w->spec.root;
         c->send = (ref_arg){REF_BUF, &x->w->send[r], 0};
         c->recv = (ref_arg){REF_BUF, &x->w->recv[r], 0};
-        if (s->a.in_place && (s->a.coll == SCALING_SCATTER || s->a.coll == SCALING_SCATTERV))
+        if (s->a.in_place && (s->a.coll == SCALING_COLL_SCATTER || s->a.coll == SCALING_COLL_SCATTERV))
             c->recv.kind = REF_IN_PLACE;
         else if (s->a.in_place)
             c->send.kind = REF_IN_PLACE;

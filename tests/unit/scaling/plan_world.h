@@ -55,8 +55,8 @@ int world_same(const world *a, const world *b);
 int world_run_original(world *w);
 
 /* Runs a workaround on w's buffers: every rank checks the call (scaling_check), the ranks agree on
- * the trigger's count, plan and execute. Returns 0, a negative MG_E* code from the planner
- * (MG_EUNSUPPORTED: the workaround does not apply), or -1000 when executing the plan failed in the
+ * the trigger's count, plan and execute. Returns 0, a negative MG_ERROR_E* code from the planner
+ * (MG_ERROR_EUNSUPPORTED: the workaround does not apply), or -1000 when executing the plan failed in the
  * reference model or the ranks' plans disagreed. W1-B also fails when a rank that stages nothing
  * copies or the ranks' calls of a round name different collectives, gives the staging bytes of all
  * ranks' plans in *staged and the number of rounds run as the collective's V-form in

@@ -197,20 +197,20 @@ static void rooted(scaling_coll c, uint32_t P, const ref_call *k, plan *p, uint6
         return;
     const ref_call *R = &k[r];
     int64_t e = (int64_t)R->elem;
-    for (uint32_t i = 0; i < P && c != SCALING_REDUCE; i++) {
+    for (uint32_t i = 0; i < P && c != SCALING_COLL_REDUCE; i++) {
         int self_in_place = i == r &&
                             (R->send.kind == REF_IN_PLACE || R->recv.kind == REF_IN_PLACE);
         switch (c) {
-        case SCALING_BCAST:
+        case SCALING_COLL_BCAST:
             check(p, k[i].recv_count == R->recv_count);
             if (i != r)
                 move(p, arg_at(&R->recv, 0, R->recv_count * e),
                      arg_at(&k[i].recv, 0, R->recv_count * e), R->recv_count * e);
             break;
-        case SCALING_GATHER:
-        case SCALING_GATHERV: {
-            int64_t cnt = c == SCALING_GATHER ? R->recv_count : R->counts_a[i];
-            int64_t at = c == SCALING_GATHER ? block_at(i, R->recv_stride, cnt) : R->displs_a[i];
+        case SCALING_COLL_GATHER:
+        case SCALING_COLL_GATHERV: {
+            int64_t cnt = c == SCALING_COLL_GATHER ? R->recv_count : R->counts_a[i];
+            int64_t at = c == SCALING_COLL_GATHER ? block_at(i, R->recv_stride, cnt) : R->displs_a[i];
             if (self_in_place)
                 break;
             check(p, k[i].send_count == cnt);
@@ -218,8 +218,8 @@ static void rooted(scaling_coll c, uint32_t P, const ref_call *k, plan *p, uint6
             break;
         }
         default: { /* Scatter, Scatterv */
-            int64_t cnt = c == SCALING_SCATTER ? R->send_count : R->counts_a[i];
-            int64_t at = c == SCALING_SCATTER ? block_at(i, R->send_stride, cnt) : R->displs_a[i];
+            int64_t cnt = c == SCALING_COLL_SCATTER ? R->send_count : R->counts_a[i];
+            int64_t at = c == SCALING_COLL_SCATTER ? block_at(i, R->send_stride, cnt) : R->displs_a[i];
             if (self_in_place)
                 break;
             check(p, k[i].recv_count == cnt);
@@ -228,7 +228,7 @@ static void rooted(scaling_coll c, uint32_t P, const ref_call *k, plan *p, uint6
         }
         }
     }
-    if (c == SCALING_REDUCE) {
+    if (c == SCALING_COLL_REDUCE) {
         int64_t len = R->send_count * e;
         for (uint32_t i = 0; i < P; i++)
             check(p, k[i].send_count == R->send_count);
@@ -244,7 +244,7 @@ static const uint8_t *allgather_src(scaling_coll c, const ref_call *k, uint32_t 
 {
     if (k[i].send.kind != REF_IN_PLACE)
         return arg_at(&k[i].send, 0, len);
-    int64_t at = c == SCALING_ALLGATHER ? block_at(i, k[i].recv_stride, k[i].recv_count)
+    int64_t at = c == SCALING_COLL_ALLGATHER ? block_at(i, k[i].recv_stride, k[i].recv_count)
                                         : k[i].displs_a[i];
     return arg_at(&k[i].recv, at * (int64_t)k[i].elem, len);
 }
@@ -258,22 +258,22 @@ static void symmetric(scaling_coll c, uint32_t P, const ref_call *k, plan *p, ui
     if (p->bad)
         return;
     int64_t e = (int64_t)k[0].elem;
-    if (c == SCALING_ALLREDUCE || c == SCALING_REDUCE_SCATTER) {
-        int64_t len = c == SCALING_ALLREDUCE ? k[0].send_count : 0;
-        for (uint32_t i = 0; c == SCALING_REDUCE_SCATTER && i < P; i++)
+    if (c == SCALING_COLL_ALLREDUCE || c == SCALING_COLL_REDUCE_SCATTER) {
+        int64_t len = c == SCALING_COLL_ALLREDUCE ? k[0].send_count : 0;
+        for (uint32_t i = 0; c == SCALING_COLL_REDUCE_SCATTER && i < P; i++)
             len += k[0].counts_a[i];
         for (uint32_t i = 0; i < P; i++) {
-            if (c == SCALING_ALLREDUCE)
+            if (c == SCALING_COLL_ALLREDUCE)
                 check(p, k[i].send_count == len);
-            for (uint32_t j = 0; c == SCALING_REDUCE_SCATTER && j < P; j++)
+            for (uint32_t j = 0; c == SCALING_COLL_REDUCE_SCATTER && j < P; j++)
                 check(p, k[i].counts_a[j] == k[0].counts_a[j]);
         }
         len *= e;
         uint8_t *acc = p->bad ? NULL : reduce_all(P, k, len, op_size, p);
         int64_t prefix = 0;
         for (uint32_t i = 0; acc && !p->bad && i < P; i++) {
-            int64_t at = c == SCALING_ALLREDUCE ? 0 : prefix;
-            int64_t n = c == SCALING_ALLREDUCE ? len : k[0].counts_a[i] * e;
+            int64_t at = c == SCALING_COLL_ALLREDUCE ? 0 : prefix;
+            int64_t n = c == SCALING_COLL_ALLREDUCE ? len : k[0].counts_a[i] * e;
             move(p, acc + at, arg_at(&k[i].recv, 0, n), n);
             prefix += n;
         }
@@ -285,10 +285,10 @@ static void symmetric(scaling_coll c, uint32_t P, const ref_call *k, plan *p, ui
             int64_t cnt, src_at, dst_at;
             const uint8_t *src;
             switch (c) {
-            case SCALING_ALLGATHER:
-            case SCALING_ALLGATHERV:
-                cnt = c == SCALING_ALLGATHER ? k[j].recv_count : k[j].counts_a[i];
-                dst_at = c == SCALING_ALLGATHER ? block_at(i, k[j].recv_stride, cnt)
+            case SCALING_COLL_ALLGATHER:
+            case SCALING_COLL_ALLGATHERV:
+                cnt = c == SCALING_COLL_ALLGATHER ? k[j].recv_count : k[j].counts_a[i];
+                dst_at = c == SCALING_COLL_ALLGATHER ? block_at(i, k[j].recv_stride, cnt)
                                                 : k[j].displs_a[i];
                 if (k[i].send.kind != REF_IN_PLACE)
                     check(p, k[i].send_count == cnt);
@@ -296,7 +296,7 @@ static void symmetric(scaling_coll c, uint32_t P, const ref_call *k, plan *p, ui
                     continue;
                 src = allgather_src(c, k, i, cnt * e);
                 break;
-            case SCALING_ALLTOALL:
+            case SCALING_COLL_ALLTOALL:
                 cnt = k[j].recv_count;
                 check(p, k[i].send.kind == REF_IN_PLACE || k[i].send_count == cnt);
                 dst_at = block_at(i, k[j].recv_stride, cnt);

@@ -209,15 +209,15 @@ static void test_arguments(void)
     int c[2] = {1, 1}, d[2] = {0, 1}, neg[2] = {2147483000, -2147483000};
     int64_t got[2];
     scaling_displ_result r;
-    MG_CHECK_INT(scaling_displ_check(c, NULL, 2, 1, 0, got, &r), MG_EINVAL);
-    MG_CHECK_INT(scaling_displ_check(c, d, 0, 1, 0, got, &r), MG_EINVAL);
-    MG_CHECK_INT(scaling_displ_check(c, d, 2, 0, 0, got, &r), MG_EINVAL);
-    MG_CHECK_INT(scaling_displ_check(c, d, 2, 1, 0, got, NULL), MG_EINVAL);
+    MG_CHECK_INT(scaling_displ_check(c, NULL, 2, 1, 0, got, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(scaling_displ_check(c, d, 0, 1, 0, got, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(scaling_displ_check(c, d, 2, 0, 0, got, &r), MG_ERROR_EINVAL);
+    MG_CHECK_INT(scaling_displ_check(c, d, 2, 1, 0, got, NULL), MG_ERROR_EINVAL);
     /* No scratch is needed until a displacement is negative. */
     MG_CHECK_INT(scaling_displ_check(c, d, 2, 1, 0, NULL, &r), 0);
     MG_CHECK_INT(r.verdict, SCALING_DISPL_CLEAN);
     MG_CHECK_INT(r.extent_elems, 2);
-    MG_CHECK_INT(scaling_displ_check(c, neg, 2, 1, 0, NULL, &r), MG_EINVAL);
+    MG_CHECK_INT(scaling_displ_check(c, neg, 2, 1, 0, NULL, &r), MG_ERROR_EINVAL);
 }
 
 int main(void)

@@ -91,7 +91,7 @@ static void one_case(const world_spec *spec, scaling_bounds_form form, uint64_t 
                         (unsigned long long)spec->s, spec->root, spec->in_place, spec->layout,
                         (unsigned long long)spec->seed);
                 MG_CHECK(0);
-            } else if (rc != 0 && rc != MG_EUNSUPPORTED && rc != MG_ERANGE) {
+            } else if (rc != 0 && rc != MG_ERROR_EUNSUPPORTED && rc != MG_ERROR_ERANGE) {
                 fprintf(stderr,
                         "FAILED %s wa=%d large=%d rc=%d P=%u s=%llu in_place=%d layout=%d "
                         "seed=%llu\n",
@@ -109,7 +109,7 @@ static void one_case(const world_spec *spec, scaling_bounds_form form, uint64_t 
     int64_t *scratch = calloc(2 * (size_t)spec->P, sizeof *scratch);
     scaling_check_trigger trig;
     MG_CHECK(scaling_check(&b, &a, scratch, &trig) == 0);
-    t->d_fired[spec->coll] += (trig.fired & SCALING_FIRED_D) != 0;
+    t->d_fired[spec->coll] += (trig.fired & SCALING_CHECK_FIRED_D) != 0;
     free(scratch);
     world_free_buffers(&expected);
     world_free(&w);
@@ -130,7 +130,7 @@ static void test_every_collective_every_workaround(void)
         const scaling_coll_info *info = scaling_coll_get((scaling_coll)c);
         for (int in_place = 0; in_place <= info->in_place; in_place++) {
             for (int layout = WORLD_PACKED; layout <= WORLD_HUGE; layout++) {
-                if (!(info->vectors & SCALING_VEC_A_DISPLS) && layout != WORLD_PACKED)
+                if (!(info->vectors & SCALING_COLL_VEC_A_DISPLS) && layout != WORLD_PACKED)
                     continue;
                 for (int i = 0; i < SEEDS_PER_SHAPE; i++) {
                     world_spec spec = {(scaling_coll)c,
@@ -148,10 +148,10 @@ static void test_every_collective_every_workaround(void)
                     spec.root = (uint32_t)mg_rng_below(&rng, spec.P);
                     /* Small stages force W1-B into several rounds even without a bound. */
                     p.max_stage_bytes = i % 3 == 0 ? spec.s * spec.P * 3 + spec.s - 1 : 64u << 20;
-                    scaling_bounds_form form = (scaling_bounds_form)mg_rng_below(&rng, SCALING_FORM_COUNT);
+                    scaling_bounds_form form = (scaling_bounds_form)mg_rng_below(&rng, SCALING_BOUNDS_FORM_COUNT);
                     uint64_t n_limit = 1 + mg_rng_below(&rng, (uint64_t)spec.max_count + 1);
                     /* Reduce_scatter's n is the total: one element per rank needs P of them. */
-                    if (c == SCALING_REDUCE_SCATTER)
+                    if (c == SCALING_COLL_REDUCE_SCATTER)
                         n_limit *= spec.P;
                     one_case(&spec, form, n_limit, &p, &t);
                 }
@@ -169,8 +169,8 @@ static void test_every_collective_every_workaround(void)
         /* W1-B stages only what no count, displacement or block stride can address: a vector
          * past INT_MAX (the huge layouts), an in-place Alltoall(v)'s send side, Reduce_scatter's
          * input. */
-        int stages = info->irregular || c == SCALING_ALLTOALL;
-        MG_CHECK(c == SCALING_REDUCE_SCATTER ? t.w1b_direct[c] == 0 : t.w1b_direct[c] > 0);
+        int stages = info->irregular || c == SCALING_COLL_ALLTOALL;
+        MG_CHECK(c == SCALING_COLL_REDUCE_SCATTER ? t.w1b_direct[c] == 0 : t.w1b_direct[c] > 0);
         MG_CHECK(stages ? t.w1b_staged[c] > 0 : t.w1b_staged[c] == 0);
         /* A regular blocked collective's rounds that cut its blocks are its V-form (P n is small
          * here), a single round of whole blocks is the collective itself; the others' rounds are
@@ -180,7 +180,7 @@ static void test_every_collective_every_workaround(void)
         MG_CHECK(t.w1b_own_form[c] > 0);
         MG_CHECK(info->w1a ? t.applied[c][WA_W1A] > 0 : t.applied[c][WA_W1A] == 0);
         MG_CHECK(info->w2 ? t.applied[c][WA_W2] > 0 : t.applied[c][WA_W2] == 0);
-        if (info->vectors & SCALING_VEC_A_DISPLS)
+        if (info->vectors & SCALING_COLL_VEC_A_DISPLS)
             MG_CHECK(t.d_fired[c] > 0);
         else
             MG_CHECK_INT(t.d_fired[c], 0);
@@ -194,15 +194,15 @@ static void test_every_collective_every_workaround(void)
 static void test_figure_4_4(void)
 {
     int counts[4] = {2, 2, 2, 2}, displs[4] = {0, 2, 4, 6};
-    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .type_size = 1, .count = 2};
+    scaling_args a = {.coll = SCALING_COLL_GATHERV, .nprocs = 4, .type_size = 1, .count = 2};
     a.counts_a = counts, a.displs_a = displs;
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
-    scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 4);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_NP, 4);
     int64_t scratch[8];
     scaling_check_trigger t;
     MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);
-    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.fired, SCALING_CHECK_FIRED_G);
     MG_CHECK_INT(t.n, 2);
     MG_CHECK_INT(t.limit.n_max, 1);
     uint32_t starts[5];
@@ -226,7 +226,7 @@ static void test_figure_4_4(void)
     MG_CHECK_INT(gc[0], 0); /* the root sends nothing in the last group */
     MG_CHECK_INT(gc[1], 2);
     MG_CHECK_INT(gd[1], 0); /* Eq. 4.24: relative to the group's base */
-    MG_CHECK_INT(call.recv.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(call.recv.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(call.recv.off, 6);
     MG_CHECK_INT(call.send_count, 0);
     scaling_params p;
@@ -242,9 +242,9 @@ static void test_figure_4_4(void)
     uint32_t np, nu;
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, NULL, NULL, 1, &call, pack, &np, unpack, &nu), 0);
     MG_CHECK_INT(np + nu, 0);
-    MG_CHECK_INT(call.recv.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(call.recv.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(call.recv.off, 0);
-    MG_CHECK_INT(call.send.buf, SCALING_BUF_USER_SEND);
+    MG_CHECK_INT(call.send.buf, SCALING_ARGS_BUF_USER_SEND);
     MG_CHECK_INT(call.send.off, 1);
     MG_CHECK_INT(call.send_count, 1);
     for (int i = 0; i < 4; i++) {
@@ -266,10 +266,10 @@ static scaling_args wrapped_gatherv(const int64_t *true_d, int *counts, int *dis
     for (int i = 0; i < 4; i++)
         displs[i] = (int)(int32_t)(uint32_t)true_d[i];
     scaling_args a = {
-        .coll = SCALING_GATHERV, .nprocs = 4, .rank = root, .root = root, .type_size = 4};
+        .coll = SCALING_COLL_GATHERV, .nprocs = 4, .rank = root, .root = root, .type_size = 4};
     a.count = counts[root], a.counts_a = counts, a.displs_a = displs;
     MG_CHECK_INT(scaling_check(b, &a, scratch, t), 0);
-    MG_CHECK_INT(t->fired, SCALING_FIRED_D);
+    MG_CHECK_INT(t->fired, SCALING_CHECK_FIRED_D);
     return a;
 }
 
@@ -315,7 +315,7 @@ static void test_overflowed_gatherv_plans(void)
     MG_CHECK_INT(call.send_count, 5);
     /* A k that does not divide the message is reported, not rounded. */
     scaling_w2_plan bad = {3, 12, {0, 0}};
-    MG_CHECK_INT(scaling_w2_call(&bad, &a, t.true_a, NULL, &call), MG_ERANGE);
+    MG_CHECK_INT(scaling_w2_call(&bad, &a, t.true_a, NULL, &call), MG_ERROR_ERANGE);
     /* W1-B: one staged round (the staging layout's displacements are small). */
     scaling_params p;
     scaling_params_default(&p);
@@ -332,29 +332,29 @@ static void test_overflowed_gatherv_plans(void)
     MG_CHECK_INT(unpack[3].from.off, 120);
     MG_CHECK_INT(unpack[3].bytes, 40);
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 1, &call, pack, &np, unpack, &nu),
-                 MG_EINVAL);
+                 MG_ERROR_EINVAL);
     /* The root's vectors need the caller's arrays; W2 needs k >= 2 and no reduction. */
     scaling_args_call bare = {0};
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &bare, pack, &np, unpack, &nu),
-                 MG_EINVAL);
+                 MG_ERROR_EINVAL);
     MG_CHECK_INT(scaling_w1b_round(&w1b, &a, t.true_a, NULL, 0, &call, NULL, &np, unpack, &nu),
-                 MG_EINVAL);
-    MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &bare), MG_EINVAL);
+                 MG_ERROR_EINVAL);
+    MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &bare), MG_ERROR_EINVAL);
     scaling_w2_plan one = {1, 4, {0, 0}};
-    MG_CHECK_INT(scaling_w2_call(&one, &a, t.true_a, NULL, &call), MG_EINVAL);
-    scaling_args red = {.coll = SCALING_REDUCE, .nprocs = 4, .type_size = 4, .count = 8};
-    MG_CHECK_INT(scaling_w2_call(&w2, &red, NULL, NULL, &call), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w2_call(&one, &a, t.true_a, NULL, &call), MG_ERROR_EINVAL);
+    scaling_args red = {.coll = SCALING_COLL_REDUCE, .nprocs = 4, .type_size = 4, .count = 8};
+    MG_CHECK_INT(scaling_w2_call(&w2, &red, NULL, NULL, &call), MG_ERROR_EUNSUPPORTED);
     /* W3: the `_c` call gets the recovered displacements as MPI_Aint. */
     int64_t c64[4], d64[4] = {-1, -1, -1, -1};
     MG_CHECK_INT(scaling_w3_vectors(&a, t.true_a, NULL, c64, d64, NULL, NULL), 0);
     MG_CHECK_INT(d64[3], 3000000000LL);
     MG_CHECK_INT(c64[2], 10);
-    MG_CHECK_INT(scaling_w3_vectors(&a, t.true_a, NULL, c64, NULL, NULL, NULL), MG_EINVAL);
+    MG_CHECK_INT(scaling_w3_vectors(&a, t.true_a, NULL, c64, NULL, NULL, NULL), MG_ERROR_EINVAL);
     scaling_args nonroot = a;
     nonroot.rank = 2;
     nonroot.counts_a = nonroot.displs_a = NULL;
     MG_CHECK_INT(scaling_w3_vectors(&nonroot, NULL, NULL, NULL, NULL, NULL, NULL), 0);
-    MG_CHECK_INT(scaling_w3_vectors(NULL, NULL, NULL, c64, d64, NULL, NULL), MG_EINVAL);
+    MG_CHECK_INT(scaling_w3_vectors(NULL, NULL, NULL, c64, d64, NULL, NULL), MG_ERROR_EINVAL);
 }
 
 /* A Gatherv with no common divisor whose displacements passed INT_MAX: counts 7, 10, 11, 13 at
@@ -382,7 +382,7 @@ static void test_shifted_w2(void)
     call.counts_a = gc;
     call.displs_a = gd;
     MG_CHECK_INT(scaling_w2_call(&w2, &a, t.true_a, NULL, &call), 0);
-    MG_CHECK_INT(call.recv.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(call.recv.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(call.recv.off, shift * 4);
     MG_CHECK_INT(call.send.off, 0);
     for (int i = 0; i < 4; i++) {
@@ -399,18 +399,18 @@ static void test_shifted_w2(void)
     scaling_params_default(&p);
     uint32_t starts[5];
     scaling_choice ch;
-    scaling_choice_opts o = {.contiguous = 1, .excluded = ~(1u << SCALING_WA_W2)};
+    scaling_choice_opts o = {.contiguous = 1, .excluded = ~(1u << SCALING_CHOICE_WA_W2)};
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W2);
     MG_CHECK_INT(ch.w2.shift[0], shift);
     o.contiguous = 0;
-    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
-    MG_CHECK(ch.applicable & (1u << SCALING_WA_W2));
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_ERROR_EUNSUPPORTED);
+    MG_CHECK(ch.applicable & (1u << SCALING_CHOICE_WA_W2));
     MG_CHECK_INT(ch.usable, 0);
     /* 2^32 + 1 elements between the first and last block: no shift fits. */
     int64_t wide[4] = {0, 1400000000, 2800000001, 4294967297};
     a = wrapped_gatherv(wide, counts, displs, 2, &b, scratch, &t);
-    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, t.true_a, NULL, &w2), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, t.true_a, NULL, &w2), MG_ERROR_EUNSUPPORTED);
 }
 
 static void test_w1b_limits(void)
@@ -419,12 +419,12 @@ static void test_w1b_limits(void)
     scaling_params_default(&p);
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
-    scaling_args a = {.coll = SCALING_GATHER, .nprocs = 8, .type_size = 4, .count = 100};
+    scaling_args a = {.coll = SCALING_COLL_GATHER, .nprocs = 8, .type_size = 4, .count = 100};
     scaling_w1b_plan w;
     /* A bound below one element per message cannot be met: reported. */
-    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 31); /* s n P <= 31: n < 1 at s 4, P 8 */
-    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), MG_ERANGE);
-    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 32 * 7);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_SNP, 31); /* s n P <= 31: n < 1 at s 4, P 8 */
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), MG_ERROR_ERANGE);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_SNP, 32 * 7);
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), 0);
     MG_CHECK_INT(w.chunk, 7);
     MG_CHECK_INT(w.rounds, 15);
@@ -433,14 +433,14 @@ static void test_w1b_limits(void)
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), 0);
     MG_CHECK_INT(w.chunk, 3);
     MG_CHECK_INT(w.stage_recv_bytes, 0); /* a Gather stages nothing, but its chunk is the same */
-    scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 8, .type_size = 4, .count = 100};
+    scaling_args a2a = {.coll = SCALING_COLL_ALLTOALL, .nprocs = 8, .type_size = 4, .count = 100};
     a2a.in_place = 1;
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a2a, 100, &w), 0);
     MG_CHECK_INT(w.chunk, 3);
     MG_CHECK_INT(w.stage_send_bytes, 96);
     MG_CHECK_INT(w.stage_recv_bytes, 0);
     p.max_stage_bytes = 8 * 4 - 1;
-    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), MG_ERANGE);
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 100, &w), MG_ERROR_ERANGE);
     /* No staging limit at all: the int displacements of the staged layout still bound the chunk. */
     p.max_stage_bytes = UINT64_MAX;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
@@ -453,16 +453,16 @@ static void test_w1b_limits(void)
     scaling_params_default(&p);
     /* Reduce_scatter: the round's total (P c) stays under the bound. */
     int rc8[8] = {5, 5, 5, 5, 5, 5, 5, 5};
-    scaling_args rs = {.coll = SCALING_REDUCE_SCATTER, .nprocs = 8, .rank = 2, .type_size = 4};
+    scaling_args rs = {.coll = SCALING_COLL_REDUCE_SCATTER, .nprocs = 8, .rank = 2, .type_size = 4};
     rs.counts_a = rc8;
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 16);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, 16);
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &rs, 40, &w), 0);
     MG_CHECK_INT(w.chunk, 2);
     MG_CHECK_INT(w.rounds, 3); /* the largest block (5), not the total (40), sets the rounds */
     MG_CHECK_INT(w.stage_send_bytes, 8 * 2 * 4);
     MG_CHECK_INT(w.stage_recv_bytes, 0);
-    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &rs, -1, &w), MG_EINVAL);
-    MG_CHECK_INT(scaling_w1b_plan_make(NULL, &p, &rs, 5, &w), MG_EINVAL);
+    MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &rs, -1, &w), MG_ERROR_EINVAL);
+    MG_CHECK_INT(scaling_w1b_plan_make(NULL, &p, &rs, 5, &w), MG_ERROR_EINVAL);
     /* A zero-size call still has one (empty) round. */
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, 0, &w), 0);
     MG_CHECK_INT(w.rounds, 1);
@@ -480,7 +480,7 @@ static scaling_bounds bound_n(uint64_t n_max)
 {
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, n_max);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, n_max);
     return b;
 }
 
@@ -530,7 +530,7 @@ static void w1b_direct_round(const scaling_w1b_plan *w, const scaling_args *a, u
     MG_CHECK_INT(w->stage_send_bytes + w->stage_recv_bytes, 0);
     w1b_round_of(w, a, NULL, NULL, r, x);
     MG_CHECK_INT(x->np + x->nu, 0);
-    MG_CHECK_INT(x->call.recv.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(x->call.recv.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(x->call.recv.off, recv_off);
 }
 
@@ -550,47 +550,47 @@ static void check_blocks(const int *counts, const int *displs, uint32_t P, int k
 static void test_w1b_v_form_rounds(void)
 {
     scaling_args g = {
-        .coll = SCALING_GATHER, .nprocs = 3, .rank = 1, .root = 1, .type_size = 4, .count = 10};
+        .coll = SCALING_COLL_GATHER, .nprocs = 3, .rank = 1, .root = 1, .type_size = 4, .count = 10};
     scaling_w1b_plan w = w1b_plan(&g, 4, 10);
     MG_CHECK_INT(w.chunk, 4);
     MG_CHECK_INT(w.rounds, 3);
     w1b_round x;
     w1b_direct_round(&w, &g, 2, 8 * 4, &x);
-    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_GATHERV);
+    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_COLL_GATHERV);
     check_blocks(x.c_a, x.d_a, 3, 2, 10);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_USER_SEND);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_USER_SEND);
     MG_CHECK_INT(x.call.send.off, 8 * 4);
     MG_CHECK_INT(x.call.send_count, 2);
     MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
     g.in_place = 1; /* the root's slice is already in its block: displs[root] */
     w1b_round_of(&w, &g, NULL, NULL, 2, &x);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_IN_PLACE);
     MG_CHECK_INT(x.call.v_form, 1);
     check_blocks(x.c_a, x.d_a, 3, 2, 10);
     g.in_place = 0, g.rank = 0; /* a non-root sends its slice, plainly, to the same Gatherv */
     w1b_round_of(&w, &g, NULL, NULL, 2, &x);
-    MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_NONE);
+    MG_CHECK_INT(x.call.recv.buf, SCALING_ARGS_BUF_NONE);
     MG_CHECK_INT(x.call.v_form, 1);
     MG_CHECK_INT(x.call.send_count, 2);
     MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
     scaling_args sc = g;
-    sc.coll = SCALING_SCATTER, sc.rank = 1, sc.in_place = 1;
+    sc.coll = SCALING_COLL_SCATTER, sc.rank = 1, sc.in_place = 1;
     w1b_round_of(&w, &sc, NULL, NULL, 0, &x);
-    MG_CHECK_INT(scaling_call_coll(&x.call, sc.coll), SCALING_SCATTERV);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_USER_SEND);
+    MG_CHECK_INT(scaling_call_coll(&x.call, sc.coll), SCALING_COLL_SCATTERV);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_USER_SEND);
     MG_CHECK_INT(x.call.send.off, 0);
-    MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_IN_PLACE);
+    MG_CHECK_INT(x.call.recv.buf, SCALING_ARGS_BUF_IN_PLACE);
     check_blocks(x.c_a, x.d_a, 3, 4, 10);
     MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
-    scaling_args ag = {.coll = SCALING_ALLGATHER,
+    scaling_args ag = {.coll = SCALING_COLL_ALLGATHER,
                        .nprocs = 3,
                        .rank = 2,
                        .type_size = 4,
                        .count = 10,
                        .in_place = 1};
     w1b_direct_round(&w, &ag, 1, 4 * 4, &x);
-    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHERV);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
+    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_COLL_ALLGATHERV);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_IN_PLACE);
     check_blocks(x.c_a, x.d_a, 3, 4, 10);
     /* Where the parameters say so (MPICH), Allgather keeps the block stride: the plan carries
      * the choice to every rank's rounds. */
@@ -603,15 +603,15 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(ws.allgather_block_stride, 1);
     MG_CHECK_INT(ws.chunk, w.chunk);
     w1b_direct_round(&ws, &ag, 1, 4 * 4, &x);
-    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHER);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
+    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_COLL_ALLGATHER);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_IN_PLACE);
     MG_CHECK_INT(x.call.recv_count, 4);
     MG_CHECK_INT(x.call.recv_stride, 10);
     w1b_round_of(&ws, &g, NULL, NULL, 2, &x); /* the other collectives keep their V-form */
-    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_GATHERV);
+    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_COLL_GATHERV);
     /* In-place Alltoall: the round's send slices are its receive slices, so they are packed and
      * sent back to back (vector A); the receive side (vector B) takes them where they lie. */
-    scaling_args a2a = {.coll = SCALING_ALLTOALL,
+    scaling_args a2a = {.coll = SCALING_COLL_ALLTOALL,
                         .nprocs = 3,
                         .rank = 2,
                         .type_size = 4,
@@ -621,14 +621,14 @@ static void test_w1b_v_form_rounds(void)
     MG_CHECK_INT(w.stage_send_bytes, 3 * 4 * 4);
     MG_CHECK_INT(w.stage_recv_bytes, 0);
     w1b_round_of(&w, &a2a, NULL, NULL, 1, &x);
-    MG_CHECK_INT(scaling_call_coll(&x.call, a2a.coll), SCALING_ALLTOALLV);
+    MG_CHECK_INT(scaling_call_coll(&x.call, a2a.coll), SCALING_COLL_ALLTOALLV);
     MG_CHECK_INT(x.nu, 0);
     MG_CHECK_INT(x.np, 3);
-    MG_CHECK_INT(x.pack[2].from.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(x.pack[2].from.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(x.pack[2].from.off, (2 * 10 + 4) * 4);
-    MG_CHECK_INT(x.pack[2].to.buf, SCALING_BUF_STAGE_SEND);
+    MG_CHECK_INT(x.pack[2].to.buf, SCALING_ARGS_BUF_STAGE_SEND);
     MG_CHECK_INT(x.pack[2].to.off, 2 * 4 * 4);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_STAGE_SEND);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_STAGE_SEND);
     MG_CHECK_INT(x.call.send.off, 0);
     check_blocks(x.c_a, x.d_a, 3, 4, 4);
     MG_CHECK_INT(x.call.recv.off, 4 * 4);
@@ -642,8 +642,8 @@ static void test_w1b_v_form_rounds(void)
     w1b_round_of(&w, &a2a, NULL, NULL, 1, &x);
     MG_CHECK_INT(x.nu, 0);
     MG_CHECK_INT(x.np, 1);
-    MG_CHECK_INT(x.pack[0].from.buf, SCALING_BUF_USER_SEND);
-    MG_CHECK_INT(x.pack[0].to.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(x.pack[0].from.buf, SCALING_ARGS_BUF_USER_SEND);
+    MG_CHECK_INT(x.pack[0].to.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(x.pack[0].from.off, (2 * 10 + 4) * 4);
     MG_CHECK_INT(x.pack[0].to.off, (2 * 10 + 4) * 4);
     MG_CHECK_INT(x.pack[0].bytes, 4 * 4);
@@ -654,7 +654,7 @@ static void test_w1b_v_form_rounds(void)
     check_blocks(x.c_a, x.d_a, 3, 4, 10);
     check_blocks(x.c_b, x.d_b, 3, 4, 10);
     /* One round of whole blocks: they lie back to back, the collective itself, no stride. */
-    scaling_args whole = {.coll = SCALING_ALLGATHER, .nprocs = 3, .type_size = 4, .count = 3};
+    scaling_args whole = {.coll = SCALING_COLL_ALLGATHER, .nprocs = 3, .type_size = 4, .count = 3};
     w = w1b_plan(&whole, 4, 3);
     MG_CHECK_INT(w.rounds, 1);
     w1b_round_of(&w, &whole, NULL, NULL, 0, &x);
@@ -665,7 +665,7 @@ static void test_w1b_v_form_rounds(void)
     scaling_args_call bare = {0};
     MG_CHECK_INT(
         scaling_w1b_round(&w, &whole, NULL, NULL, 0, &bare, x.pack, &x.np, x.unpack, &x.nu),
-        MG_EINVAL);
+        MG_ERROR_EINVAL);
 }
 
 /* Regular blocked collectives with P n past INT_MAX (the displacement i n of some block would not
@@ -674,12 +674,12 @@ static void test_w1b_v_form_rounds(void)
 static void test_w1b_strided_rounds(void)
 {
     int64_t n = INT_MAX / 2 + 1; /* 2 n = 2^31 */
-    scaling_args g = {.coll = SCALING_GATHER, .nprocs = 2, .type_size = 1, .count = n};
+    scaling_args g = {.coll = SCALING_COLL_GATHER, .nprocs = 2, .type_size = 1, .count = n};
     scaling_w1b_plan w = w1b_plan(&g, 4, n);
     MG_CHECK_INT(w.chunk, 4);
     w1b_round x;
     w1b_direct_round(&w, &g, 1, 4, &x);
-    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_GATHER);
+    MG_CHECK_INT(scaling_call_coll(&x.call, g.coll), SCALING_COLL_GATHER);
     MG_CHECK_INT(x.call.recv_count, 4);
     MG_CHECK_INT(x.call.recv_stride, n);
     MG_CHECK_INT(x.call.send_stride, 0);
@@ -688,12 +688,12 @@ static void test_w1b_strided_rounds(void)
     MG_CHECK_INT(x.call.v_form, 0);
     MG_CHECK_INT(x.call.recv_stride + x.call.send_stride, 0);
     scaling_args sc = g;
-    sc.coll = SCALING_SCATTER, sc.rank = 0;
+    sc.coll = SCALING_COLL_SCATTER, sc.rank = 0;
     w1b_round_of(&w, &sc, NULL, NULL, 1, &x);
     MG_CHECK_INT(x.call.v_form, 0);
     MG_CHECK_INT(x.call.send_stride, n);
     scaling_args a2a = {
-        .coll = SCALING_ALLTOALL, .nprocs = 2, .type_size = 1, .count = n, .in_place = 1};
+        .coll = SCALING_COLL_ALLTOALL, .nprocs = 2, .type_size = 1, .count = n, .in_place = 1};
     w = w1b_plan(&a2a, 4, n);
     w1b_round_of(&w, &a2a, NULL, NULL, 1, &x);
     MG_CHECK_INT(x.call.v_form, 0);
@@ -701,10 +701,10 @@ static void test_w1b_strided_rounds(void)
     MG_CHECK_INT(x.call.send_stride, 0); /* the packed slices lie back to back */
     MG_CHECK_INT(x.call.recv_stride, n);
     /* P n = INT_MAX: still the V-form. */
-    scaling_args ag = {.coll = SCALING_ALLGATHER, .nprocs = 1, .type_size = 1, .count = INT_MAX};
+    scaling_args ag = {.coll = SCALING_COLL_ALLGATHER, .nprocs = 1, .type_size = 1, .count = INT_MAX};
     w = w1b_plan(&ag, 4, INT_MAX);
     w1b_round_of(&w, &ag, NULL, NULL, w.rounds - 1, &x);
-    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_ALLGATHERV);
+    MG_CHECK_INT(scaling_call_coll(&x.call, ag.coll), SCALING_COLL_ALLGATHERV);
     MG_CHECK_INT(x.c_a[0], INT_MAX % 4);
     MG_CHECK_INT(x.d_a[0], 0);
 }
@@ -716,7 +716,7 @@ static void test_w1b_direct_vectors(void)
 {
     /* Gatherv in rounds of 2: in the third (o = 4), a finished segment keeps d + count. */
     int counts[3] = {5, 1, 0}, displs[3] = {0, 10, 20};
-    scaling_args gv = {.coll = SCALING_GATHERV, .nprocs = 3, .type_size = 4, .count = 5};
+    scaling_args gv = {.coll = SCALING_COLL_GATHERV, .nprocs = 3, .type_size = 4, .count = 5};
     gv.counts_a = counts, gv.displs_a = displs;
     scaling_w1b_plan w = w1b_plan(&gv, 2, 5);
     MG_CHECK_INT(w.rounds, 3);
@@ -730,7 +730,7 @@ static void test_w1b_direct_vectors(void)
     MG_CHECK_INT(x.call.send.off, 4 * 4);
     gv.in_place = 1; /* the round is in place too */
     w1b_round_of(&w, &gv, NULL, NULL, 2, &x);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_IN_PLACE);
     MG_CHECK_INT(x.np + x.nu, 0);
     /* A segment ending at INT_MAX is direct; one element further, the vector is staged. */
     gv.in_place = 0;
@@ -741,7 +741,7 @@ static void test_w1b_direct_vectors(void)
     displs[1] = INT_MAX - 3;
     MG_CHECK_INT(w1b_plan(&gv, 2, 5).stage_recv_bytes, 3 * 2 * 4);
     w1b_round_of(&w, &gv, NULL, NULL, 0, &x);
-    MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_STAGE_RECV);
+    MG_CHECK_INT(x.call.recv.buf, SCALING_ARGS_BUF_STAGE_RECV);
     MG_CHECK_INT(x.nu, 2);
     MG_CHECK_INT(x.unpack[1].to.off, ((int64_t)INT_MAX - 3) * 4);
     /* Alltoallv, P = 3: the send vector wrapped (3e9), the receive vector small. This rank stages
@@ -749,11 +749,11 @@ static void test_w1b_direct_vectors(void)
     int64_t true_d[3] = {0, 1500000000, 3000000000};
     int ca[3] = {4, 4, 4}, da[3], cb[3] = {4, 4, 4}, db[3] = {0, 100, 200};
     wrap(true_d, da, 3);
-    scaling_args av = {.coll = SCALING_ALLTOALLV, .nprocs = 3, .rank = 1, .type_size = 1};
+    scaling_args av = {.coll = SCALING_COLL_ALLTOALLV, .nprocs = 3, .rank = 1, .type_size = 1};
     av.counts_a = ca, av.displs_a = da, av.counts_b = cb, av.displs_b = db;
     int64_t scratch[6];
     scaling_check_trigger t;
-    MG_CHECK_INT(fired_at(&av, 2, scratch, &t), SCALING_FIRED_D | SCALING_FIRED_G);
+    MG_CHECK_INT(fired_at(&av, 2, scratch, &t), SCALING_CHECK_FIRED_D | SCALING_CHECK_FIRED_G);
     MG_CHECK(t.true_b == NULL);
     w = w1b_plan(&av, 2, t.n);
     MG_CHECK_INT(w.rounds, 2);
@@ -763,9 +763,9 @@ static void test_w1b_direct_vectors(void)
     MG_CHECK_INT(x.nu, 0);
     MG_CHECK_INT(x.np, 3);
     MG_CHECK_INT(x.pack[2].from.off, 3000000000LL + 2);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_STAGE_SEND);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_STAGE_SEND);
     MG_CHECK_INT(x.d_a[2], 4);
-    MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(x.call.recv.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(x.call.recv.off, 0);
     MG_CHECK_INT(x.c_b[2], 2);
     MG_CHECK_INT(x.d_b[2], 202);
@@ -775,7 +775,7 @@ static void test_w1b_direct_vectors(void)
     MG_CHECK_INT(w.stage_send_bytes, 3 * 2);
     MG_CHECK_INT(w.stage_recv_bytes, 0);
     w1b_round_of(&w, &av, NULL, NULL, 1, &x);
-    MG_CHECK_INT(x.pack[1].from.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(x.pack[1].from.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(x.pack[1].from.off, 102);
     MG_CHECK_INT(x.nu, 0);
     MG_CHECK_INT(x.d_b[1], 102);
@@ -783,23 +783,23 @@ static void test_w1b_direct_vectors(void)
      * slot first (rank 2 of a wrapped layout, round 1: its slot is after the others' 2 + 2). */
     int cg[3] = {4, 4, 4}, dg[3];
     wrap(true_d, dg, 3);
-    scaling_args agv = {.coll = SCALING_ALLGATHERV,
+    scaling_args agv = {.coll = SCALING_COLL_ALLGATHERV,
                         .nprocs = 3,
                         .rank = 2,
                         .type_size = 1,
                         .count = 4,
                         .in_place = 1};
     agv.counts_a = cg, agv.displs_a = dg;
-    MG_CHECK_INT(fired_at(&agv, 2, scratch, &t), SCALING_FIRED_D | SCALING_FIRED_G);
+    MG_CHECK_INT(fired_at(&agv, 2, scratch, &t), SCALING_CHECK_FIRED_D | SCALING_CHECK_FIRED_G);
     w = w1b_plan(&agv, 2, t.n);
     MG_CHECK_INT(w.stage_recv_bytes, 3 * 2);
     w1b_round_of(&w, &agv, t.true_a, NULL, 1, &x);
-    MG_CHECK_INT(x.call.send.buf, SCALING_BUF_IN_PLACE);
-    MG_CHECK_INT(x.call.recv.buf, SCALING_BUF_STAGE_RECV);
+    MG_CHECK_INT(x.call.send.buf, SCALING_ARGS_BUF_IN_PLACE);
+    MG_CHECK_INT(x.call.recv.buf, SCALING_ARGS_BUF_STAGE_RECV);
     MG_CHECK_INT(x.np, 1);
-    MG_CHECK_INT(x.pack[0].from.buf, SCALING_BUF_USER_RECV);
+    MG_CHECK_INT(x.pack[0].from.buf, SCALING_ARGS_BUF_USER_RECV);
     MG_CHECK_INT(x.pack[0].from.off, 3000000000LL + 2);
-    MG_CHECK_INT(x.pack[0].to.buf, SCALING_BUF_STAGE_RECV);
+    MG_CHECK_INT(x.pack[0].to.buf, SCALING_ARGS_BUF_STAGE_RECV);
     MG_CHECK_INT(x.pack[0].to.off, 4);
     MG_CHECK_INT(x.pack[0].bytes, 2);
     MG_CHECK_INT(x.nu, 3);
@@ -812,22 +812,22 @@ static void test_w1a_and_w2_refusals(void)
     uint32_t starts[9];
     scaling_w1a_plan w1a;
     scaling_w2_plan w2;
-    scaling_args a2a = {.coll = SCALING_ALLTOALL, .nprocs = 8, .type_size = 1, .count = 100};
-    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a2a, NULL, starts, &w1a), MG_EUNSUPPORTED);
-    scaling_args red = {.coll = SCALING_ALLREDUCE, .nprocs = 8, .type_size = 4, .count = 100};
-    MG_CHECK_INT(scaling_w2_plan_make(&b, &red, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    scaling_args a2a = {.coll = SCALING_COLL_ALLTOALL, .nprocs = 8, .type_size = 1, .count = 100};
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a2a, NULL, starts, &w1a), MG_ERROR_EUNSUPPORTED);
+    scaling_args red = {.coll = SCALING_COLL_ALLREDUCE, .nprocs = 8, .type_size = 4, .count = 100};
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &red, NULL, NULL, &w2), MG_ERROR_EUNSUPPORTED);
     /* Type-2 form (n > 50): shrinking P cannot help, a group of one rank already breaks it. */
-    scaling_args g = {.coll = SCALING_GATHER, .nprocs = 8, .type_size = 1, .count = 100};
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
-    MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_EUNSUPPORTED);
+    scaling_args g = {.coll = SCALING_COLL_GATHER, .nprocs = 8, .type_size = 1, .count = 100};
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, 50);
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_ERROR_EUNSUPPORTED);
     /* W2 fixes the s-free form: the smallest divisor of 100 with 100 / k <= 50 is 2. */
     MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
     MG_CHECK_INT(w2.k, 2);
     /* ... but not an s-dependent one: s n > 50 stays s n whatever k. */
-    scaling_bounds_set_artificial(&b, SCALING_FORM_SN, 50);
-    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_SN, 50);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), MG_ERROR_EUNSUPPORTED);
     /* n prime: the only divisor is n itself, the whole message as one big element. */
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, 50);
     g.count = 101;
     MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
     MG_CHECK_INT(w2.k, 101);
@@ -835,7 +835,7 @@ static void test_w1a_and_w2_refusals(void)
      * bound (2^32 / 2 is still past INT_MAX); from 2^40 elements it is W1-B's. W1-A keeps counts
      * as they are and does not serve it. */
     g.count = INT64_C(1) << 32;
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, UINT64_C(3) << 30);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, UINT64_C(3) << 30);
     MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), 0);
     MG_CHECK_INT(w2.k, 4);
     MG_CHECK_INT(w2.elem_size, 4);
@@ -844,11 +844,11 @@ static void test_w1a_and_w2_refusals(void)
     MG_CHECK_INT(big.send_count, 1 << 30);
     MG_CHECK_INT(big.recv_count, 1 << 30);
     g.count = INT64_C(1) << 40;
-    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &g, NULL, NULL, &w2), MG_ERROR_EUNSUPPORTED);
     /* The same for a Gatherv_c root whose counts and displacements are past INT_MAX: k = 2 divides
      * them all and brings them into int. */
     int64_t c64[2] = {INT64_C(3) << 30, INT64_C(1) << 31}, d64[2] = {0, INT64_C(3) << 30};
-    scaling_args gvc = {.coll = SCALING_GATHERV,
+    scaling_args gvc = {.coll = SCALING_COLL_GATHERV,
                         .nprocs = 2,
                         .type_size = 1,
                         .large = 1,
@@ -863,29 +863,29 @@ static void test_w1a_and_w2_refusals(void)
     MG_CHECK_INT(big.send_count, 3 << 29);
     MG_CHECK(vc[0] == 3 << 29 && vc[1] == 1 << 30 && vd[0] == 0 && vd[1] == 3 << 29);
     g.count = (int64_t)INT_MAX * 2;
-    scaling_bounds_set_artificial(&b, SCALING_FORM_NP, (uint64_t)INT_MAX * 64);
-    MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_EUNSUPPORTED);
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 50);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_NP, (uint64_t)INT_MAX * 64);
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &g, NULL, starts, &w1a), MG_ERROR_EUNSUPPORTED);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, 50);
     g.count = 100;
     /* Irregular with gcd 1 (the paper's limit of W2). */
     int counts[3] = {3, 4, 5}, displs[3] = {0, 3, 7};
-    scaling_args gv = {.coll = SCALING_GATHERV, .nprocs = 3, .type_size = 1, .count = 3};
+    scaling_args gv = {.coll = SCALING_COLL_GATHERV, .nprocs = 3, .type_size = 1, .count = 3};
     gv.counts_a = counts, gv.displs_a = displs;
-    MG_CHECK_INT(scaling_w2_plan_make(&b, &gv, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &gv, NULL, NULL, &w2), MG_ERROR_EUNSUPPORTED);
     /* Bad arguments. */
-    MG_CHECK_INT(scaling_w1a_plan_make(NULL, &g, NULL, starts, &w1a), MG_EINVAL);
-    MG_CHECK_INT(scaling_w2_plan_make(&b, NULL, NULL, NULL, &w2), MG_EINVAL);
+    MG_CHECK_INT(scaling_w1a_plan_make(NULL, &g, NULL, starts, &w1a), MG_ERROR_EINVAL);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, NULL, NULL, NULL, &w2), MG_ERROR_EINVAL);
     scaling_args nonroot = gv;
     nonroot.rank = 1;
     nonroot.counts_a = nonroot.displs_a = NULL;
-    MG_CHECK_INT(scaling_w1a_plan_make(&b, &nonroot, NULL, starts, &w1a), MG_EINVAL);
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &nonroot, NULL, starts, &w1a), MG_ERROR_EINVAL);
     w1a.ngroups = 1;
     w1a.starts = starts;
     uint32_t members[3], nm;
     int member;
     scaling_args_call call = {0};
-    MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 1, members, &nm, &member, &call), MG_EINVAL);
-    MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 0, members, &nm, &member, &call), MG_EINVAL);
+    MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 1, members, &nm, &member, &call), MG_ERROR_EINVAL);
+    MG_CHECK_INT(scaling_w1a_group(&w1a, &gv, NULL, 0, members, &nm, &member, &call), MG_ERROR_EINVAL);
 }
 
 /* A Gatherv_c whose counts pass INT_MAX (64-bit vectors; the sparse reference model cannot hold
@@ -898,14 +898,14 @@ static void test_large_count_vectors(void)
 {
     const int64_t G = 1000000000;
     int64_t counts[4] = {3 * G, 0, 5, (int64_t)1 << 31}, displs[4] = {0, 3 * G, 3 * G, 4 * G};
-    scaling_args a = {.coll = SCALING_GATHERV, .nprocs = 4, .type_size = 1, .count = 3 * G};
+    scaling_args a = {.coll = SCALING_COLL_GATHERV, .nprocs = 4, .type_size = 1, .count = 3 * G};
     a.large = 1, a.counts64_a = counts, a.displs64_a = displs;
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, (uint64_t)1 << 30);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, (uint64_t)1 << 30);
     scaling_check_trigger t;
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
-    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.fired, SCALING_CHECK_FIRED_G);
     MG_CHECK_INT(t.n, 3 * G);
     MG_CHECK(t.true_a == NULL);
     scaling_params p;
@@ -933,7 +933,7 @@ static void test_large_count_vectors(void)
         for (uint32_t k = 0; k < nu; k++) {
             int64_t off = unpack[k].to.off;
             uint32_t i = off < 3 * G ? 0 : off < 4 * G ? 2 : 3;
-            MG_CHECK_INT(unpack[k].to.buf, SCALING_BUF_USER_RECV);
+            MG_CHECK_INT(unpack[k].to.buf, SCALING_ARGS_BUF_USER_RECV);
             MG_CHECK_INT(off, next[i]); /* each segment filled in order, no gap, no overlap */
             next[i] += unpack[k].bytes;
         }
@@ -945,8 +945,8 @@ static void test_large_count_vectors(void)
     scaling_w2_plan w2;
     uint32_t starts[5];
     scaling_w1a_plan w1a;
-    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, NULL, NULL, &w2), MG_EUNSUPPORTED);
-    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a, NULL, starts, &w1a), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, NULL, NULL, &w2), MG_ERROR_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w1a_plan_make(&b, &a, NULL, starts, &w1a), MG_ERROR_EUNSUPPORTED);
     /* W3 widens nothing that is not already 64-bit. */
     int64_t c64[4], d64[4];
     MG_CHECK_INT(scaling_w3_vectors(&a, NULL, NULL, c64, d64, NULL, NULL), 0);
@@ -958,11 +958,11 @@ static void test_large_count_vectors(void)
     a.counts64_a = small_c;
     a.displs64_a = neg_d;
     a.count = 4;
-    scaling_bounds_set_artificial(&b, SCALING_FORM_N, 2);
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_N, 2);
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
-    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.fired, SCALING_CHECK_FIRED_G);
     MG_CHECK_INT(t.user_error, 0);
-    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, NULL, NULL, &w2), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_w2_plan_make(&b, &a, NULL, NULL, &w2), MG_ERROR_EUNSUPPORTED);
     MG_CHECK_INT(scaling_w1b_plan_make(&b, &p, &a, t.n, &w), 0);
     MG_CHECK_INT(scaling_w1b_round(&w, &a, NULL, NULL, 1, &call, pack, &np, unpack, &nu), 0);
     MG_CHECK_INT(unpack[0].to.off, -8 + 2);
@@ -973,7 +973,7 @@ static void test_large_count_vectors(void)
     MG_CHECK_INT(t.d_a.index, 2);
     /* A vector without its 64-bit arrays is refused like a missing int one. */
     a.displs64_a = NULL;
-    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), MG_EINVAL);
+    MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), MG_ERROR_EINVAL);
 }
 
 static void test_choice(void)
@@ -982,64 +982,64 @@ static void test_choice(void)
     scaling_params_default(&p);
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
-    scaling_bounds_set_artificial(&b, SCALING_FORM_NP, 400);
-    scaling_args a = {.coll = SCALING_GATHER, .nprocs = 8, .type_size = 1, .count = 100};
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_NP, 400);
+    scaling_args a = {.coll = SCALING_COLL_GATHER, .nprocs = 8, .type_size = 1, .count = 100};
     scaling_check_trigger t;
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
-    MG_CHECK_INT(t.fired, SCALING_FIRED_G);
+    MG_CHECK_INT(t.fired, SCALING_CHECK_FIRED_G);
     uint32_t starts[9];
     scaling_choice ch;
     scaling_choice_opts o = {.large_count = 1, .large_count_sound = 1, .contiguous = 1};
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W3);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W3);
     MG_CHECK_INT(ch.usable, ch.applicable);
     MG_CHECK_INT(ch.keeps_nonblocking, 1);
-    MG_CHECK_INT(ch.applicable, (1u << SCALING_WA_W3) | (1u << SCALING_WA_W2) |
-                                    (1u << SCALING_WA_W1A) | (1u << SCALING_WA_W1B));
+    MG_CHECK_INT(ch.applicable, (1u << SCALING_CHOICE_WA_W3) | (1u << SCALING_CHOICE_WA_W2) |
+                                    (1u << SCALING_CHOICE_WA_W1A) | (1u << SCALING_CHOICE_WA_W1B));
     /* Without a sound `_c` form: W2 (one call and a type) beats W1-A (3 groups: {0-3}, then 4-6
      * and 7 each with the root) and W1-B. */
     o.large_count_sound = 0;
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W2);
     MG_CHECK_INT(ch.w2.k, 2);
     MG_CHECK_INT(ch.w1a.ngroups, 3);
     MG_CHECK_INT(ch.w1b.rounds, 2);
     /* Two rounds and no copies: the Gather's blocks are addressed where they lie. */
-    MG_CHECK_NEAR(ch.cost_ns[SCALING_WA_W1B], 2 * p.call_ns + 800 * p.byte_ns, 1e-6);
+    MG_CHECK_NEAR(ch.cost_ns[SCALING_CHOICE_WA_W1B], 2 * p.call_ns + 800 * p.byte_ns, 1e-6);
     MG_CHECK_STR(scaling_choice_name(ch.chosen), "W2");
     MG_CHECK_STR(scaling_choice_name((scaling_choice_workaround)99), "none");
     /* Forced. */
-    o.force = SCALING_WA_W1B;
+    o.force = SCALING_CHOICE_WA_W1B;
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W1B);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W1B);
     MG_CHECK_INT(ch.keeps_nonblocking, 0);
     /* A forced one that is not usable gives way to the cost model ("where it applies"). */
-    o.force = SCALING_WA_W3;
+    o.force = SCALING_CHOICE_WA_W3;
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W2);
     /* A rank that changes its side alone runs W2 or nothing, whatever is forced or cheaper. */
-    o.excluded = ~(1u << SCALING_WA_W2);
-    o.force = SCALING_WA_W1B;
+    o.excluded = ~(1u << SCALING_CHOICE_WA_W2);
+    o.force = SCALING_CHOICE_WA_W1B;
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
-    MG_CHECK_INT(ch.usable, 1u << SCALING_WA_W2);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W2);
+    MG_CHECK_INT(ch.usable, 1u << SCALING_CHOICE_WA_W2);
     /* Without contiguous datatypes W1-A and W1-B, which address elements by offset, are out; W2
      * with k = 2 moves no buffer and stays. */
     o.excluded = 0;
     o.contiguous = 0;
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W2);
-    MG_CHECK_INT(ch.usable, 1u << SCALING_WA_W2);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W2);
+    MG_CHECK_INT(ch.usable, 1u << SCALING_CHOICE_WA_W2);
     o.contiguous = 1;
     /* An s-dependent form: W2 cannot help, W1-A (4 groups of at most 3 processes, the root in
      * each: 4 communicators) costs more than W1-B (3 rounds). */
-    o.force = SCALING_WA_NONE;
-    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 400);
+    o.force = SCALING_CHOICE_WA_NONE;
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_SNP, 400);
     a.count = 101;
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_W1B);
-    MG_CHECK_INT(ch.applicable, (1u << SCALING_WA_W1A) | (1u << SCALING_WA_W1B));
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_W1B);
+    MG_CHECK_INT(ch.applicable, (1u << SCALING_CHOICE_WA_W1A) | (1u << SCALING_CHOICE_WA_W1B));
     MG_CHECK_INT(ch.w1a.ngroups, 4);
     MG_CHECK_INT(ch.w1b.rounds, 3);
     /* Untriggered: nothing to do. */
@@ -1047,28 +1047,28 @@ static void test_choice(void)
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
     MG_CHECK_INT(t.fired, 0);
     MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), 0);
-    MG_CHECK_INT(ch.chosen, SCALING_WA_NONE);
+    MG_CHECK_INT(ch.chosen, SCALING_CHOICE_WA_NONE);
     o.force = (scaling_choice_workaround)42;
-    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EINVAL);
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_ERROR_EINVAL);
     /* Nothing applies: a bound below one element. */
-    o.force = SCALING_WA_NONE;
-    scaling_bounds_set_artificial(&b, SCALING_FORM_SNP, 1);
+    o.force = SCALING_CHOICE_WA_NONE;
+    scaling_bounds_set_artificial(&b, SCALING_BOUNDS_FORM_SNP, 1);
     MG_CHECK_INT(scaling_check(&b, &a, NULL, &t), 0);
-    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_EUNSUPPORTED);
+    MG_CHECK_INT(scaling_choice_make(&b, &p, &a, &t, &o, t.n, starts, &ch), MG_ERROR_EUNSUPPORTED);
     MG_CHECK_INT(ch.applicable, 0);
 }
 
 /* Ranks that see different vectors pick from what is usable everywhere by a fixed order. */
 static void test_choice_agreed(void)
 {
-    unsigned all = (1u << SCALING_WA_W3) | (1u << SCALING_WA_W2) | (1u << SCALING_WA_W1B);
-    MG_CHECK_INT(scaling_choice_agreed(all, SCALING_WA_NONE), SCALING_WA_W3);
-    MG_CHECK_INT(scaling_choice_agreed(all & ~(1u << SCALING_WA_W3), SCALING_WA_NONE),
-                 SCALING_WA_W2);
-    MG_CHECK_INT(scaling_choice_agreed(all, SCALING_WA_W1B), SCALING_WA_W1B);
-    MG_CHECK_INT(scaling_choice_agreed(1u << SCALING_WA_W1B, SCALING_WA_W2), SCALING_WA_W1B);
-    MG_CHECK_INT(scaling_choice_agreed(0, SCALING_WA_W2), SCALING_WA_NONE);
-    MG_CHECK_INT(scaling_choice_agreed(all, (scaling_choice_workaround)42), SCALING_WA_W3);
+    unsigned all = (1u << SCALING_CHOICE_WA_W3) | (1u << SCALING_CHOICE_WA_W2) | (1u << SCALING_CHOICE_WA_W1B);
+    MG_CHECK_INT(scaling_choice_agreed(all, SCALING_CHOICE_WA_NONE), SCALING_CHOICE_WA_W3);
+    MG_CHECK_INT(scaling_choice_agreed(all & ~(1u << SCALING_CHOICE_WA_W3), SCALING_CHOICE_WA_NONE),
+                 SCALING_CHOICE_WA_W2);
+    MG_CHECK_INT(scaling_choice_agreed(all, SCALING_CHOICE_WA_W1B), SCALING_CHOICE_WA_W1B);
+    MG_CHECK_INT(scaling_choice_agreed(1u << SCALING_CHOICE_WA_W1B, SCALING_CHOICE_WA_W2), SCALING_CHOICE_WA_W1B);
+    MG_CHECK_INT(scaling_choice_agreed(0, SCALING_CHOICE_WA_W2), SCALING_CHOICE_WA_NONE);
+    MG_CHECK_INT(scaling_choice_agreed(all, (scaling_choice_workaround)42), SCALING_CHOICE_WA_W3);
 }
 
 /* scaling_check_plain on random int vectors of the irregular collectives, a few entries negative
@@ -1078,8 +1078,8 @@ static void test_choice_agreed(void)
 static void test_plain_agrees_with_check(void)
 {
     enum { P_MAX = 16 };
-    static const scaling_coll colls[] = {SCALING_GATHERV, SCALING_SCATTERV, SCALING_ALLGATHERV,
-                                         SCALING_ALLTOALLV, SCALING_REDUCE_SCATTER};
+    static const scaling_coll colls[] = {SCALING_COLL_GATHERV, SCALING_COLL_SCATTERV, SCALING_COLL_ALLGATHERV,
+                                         SCALING_COLL_ALLTOALLV, SCALING_COLL_REDUCE_SCATTER};
     scaling_bounds b;
     scaling_bounds_init(&b, "x", "1", NULL, 0);
     mg_rng rng;
@@ -1090,7 +1090,7 @@ static void test_plain_agrees_with_check(void)
         scaling_coll c = colls[mg_rng_below(&rng, 5)];
         uint32_t P = 1 + (uint32_t)mg_rng_below(&rng, P_MAX);
         scaling_args a = {.coll = c, .nprocs = P, .type_size = 1 + mg_rng_below(&rng, 8)};
-        a.in_place = c == SCALING_ALLTOALLV && mg_rng_below(&rng, 2);
+        a.in_place = c == SCALING_COLL_ALLTOALLV && mg_rng_below(&rng, 2);
         int negatives = 0;
         for (int v = 0; v < 2; v++)
             for (uint32_t i = 0; i < P; i++) {
@@ -1100,14 +1100,14 @@ static void test_plain_agrees_with_check(void)
                 displs[v][i] = (int)(i * 100);
                 if (neg && !in_count)
                     displs[v][i] = (int)(int32_t)(uint32_t)(i * 100 + (1ull << 31));
-                int significant = v == 0 ? !a.in_place : c == SCALING_ALLTOALLV;
-                if (!in_count && c == SCALING_REDUCE_SCATTER)
+                int significant = v == 0 ? !a.in_place : c == SCALING_COLL_ALLTOALLV;
+                if (!in_count && c == SCALING_COLL_REDUCE_SCATTER)
                     significant = 0; /* it has no displacements */
                 negatives += neg && significant;
             }
         a.counts_a = counts[0];
-        a.displs_a = c == SCALING_REDUCE_SCATTER ? NULL : displs[0];
-        if (c == SCALING_ALLTOALLV)
+        a.displs_a = c == SCALING_COLL_REDUCE_SCATTER ? NULL : displs[0];
+        if (c == SCALING_COLL_ALLTOALLV)
             a.counts_b = counts[1], a.displs_b = displs[1];
         scaling_check_trigger t;
         MG_CHECK_INT(scaling_check(&b, &a, scratch, &t), 0);

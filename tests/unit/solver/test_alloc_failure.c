@@ -1,6 +1,6 @@
 /* Allocation-failure sweep over mg_solver: the test links with -Wl,--wrap for malloc, calloc
  * and realloc, fails the Nth allocation made by the library for N = 0, 1, 2, ... and checks
- * that every call either succeeds or returns MG_ENOMEM with nothing leaked (LeakSanitizer in the
+ * that every call either succeeds or returns MG_ERROR_ENOMEM with nothing leaked (LeakSanitizer in the
  * sanitizer build) and the object still usable (docs/design/concolic-solver.md §9). */
 #include <stdint.h>
 #include <stdlib.h>
@@ -67,9 +67,9 @@ static void sweep(int (*fn)(void *), void *arg, const char *name)
             MG_CHECK(n > 0); /* the wrapping reached the library: some allocation failed */
             return;
         }
-        if (rc != MG_ENOMEM) {
+        if (rc != MG_ERROR_ENOMEM) {
             fprintf(stderr, "%s: allocation %ld failed, rc %d\n", name, n, rc);
-            MG_CHECK_INT(rc, MG_ENOMEM);
+            MG_CHECK_INT(rc, MG_ERROR_ENOMEM);
         }
     }
     MG_CHECK(0);
@@ -94,10 +94,10 @@ static void build_sample(sample *s)
     path_log_header h = {PATH_LOG_HEAVY, BUILD, 1, 0, 4, PATH_LOG_VERSION};
     put(s, path_log_put_header(s->buf, sizeof s->buf, &n, &h), &n);
     sym_var vars[4] = {
-        {0, SYM_VAR_RANK_WORLD, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0},
-        {1, SYM_VAR_SIZE_WORLD, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4},
-        {2, SYM_VAR_INT, SYM_SORT_INT, 1, 100, SYM_VAR_NO_COMM, 5},
-        {3, SYM_VAR_RANK_COMM, SYM_SORT_INT, 0, 0, 0, 0},
+        {0, SYM_VAR_RANK_WORLD, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0},
+        {1, SYM_VAR_SIZE_WORLD, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4},
+        {2, SYM_VAR_INT, SYM_VAR_SORT_INT, 1, 100, SYM_VAR_NO_COMM, 5},
+        {3, SYM_VAR_RANK_COMM, SYM_VAR_SORT_INT, 0, 0, 0, 0},
     };
     for (int i = 0; i < 3; i++)
         put(s, path_log_put_var(s->buf + s->len, sizeof s->buf - s->len, &n, &vars[i]), &n);
@@ -110,7 +110,7 @@ static void build_sample(sample *s)
         sym_expr_init_var(&lhs, b, 1);
         sym_expr_init_const(&k, b == 1 ? 8 : 7);
         path_log_branch br = {b, 1, {0}};
-        sym_expr_pred_make(&br.pred, &lhs, SYM_LT, &k, 32, 0);
+        sym_expr_pred_make(&br.pred, &lhs, SYM_EXPR_LT, &k, 32, 0);
         put(s, path_log_put_branch(s->buf + s->len, sizeof s->buf - s->len, &n, &br), &n);
         sym_expr_pred_free(&br.pred);
         sym_expr_free(&lhs);
@@ -126,7 +126,7 @@ static int do_decode(void *arg)
     path_log log;
     int rc = path_log_decode(s->buf, s->len, &e, NULL, &log);
     if (rc == 0 && (log.nbranches != 4 || log.cover.n != 3))
-        rc = MG_EFORMAT;
+        rc = MG_ERROR_EFORMAT;
     path_log_free(&log);
     return rc;
 }
@@ -164,7 +164,7 @@ static int do_solve(void *arg)
     for (uint32_t target = 0; rc == 0 && target < a->log->nbranches; target++) {
         rc = solver_query_solve(a->s, a->log, target, &p, &sat, values);
         if (rc == 0 && sat != expect[target])
-            rc = MG_ESTATE;
+            rc = MG_ERROR_ESTATE;
     }
     return rc;
 }
@@ -178,7 +178,7 @@ static int do_reduce(void *arg)
         int rec;
         rc = path_reduce_admit(&pr, id % 50, (int)(id / 50) % 2, &rec);
         if (rc == 0 && rec != 1)
-            rc = MG_ESTATE;
+            rc = MG_ERROR_ESTATE;
     }
     path_reduce_free(&pr);
     return rc;
@@ -255,7 +255,7 @@ static int do_cfg(void *arg)
     if (rc == 0)
         rc = cfg_graph_text_format(&g, &out, &len);
     if (rc == 0 && (dist[1] != 1 || hops[0] != 1 || len != sizeof text - 1))
-        rc = MG_ESTATE;
+        rc = MG_ERROR_ESTATE;
     free(out);
     cfg_graph_free(&g);
     coverage_set_free(&cov);
@@ -286,11 +286,11 @@ static int do_exprs(void *arg)
         rc = sym_expr_init_var(&b, 2, 3);
     if (rc == 0)
         rc = sym_expr_add(&sum, &a, &b);
-    if (rc == 0 && (rc = sym_expr_pred_make(&p, &sum, SYM_LE, &a, 0, 0)) == 0 &&
+    if (rc == 0 && (rc = sym_expr_pred_make(&p, &sum, SYM_EXPR_LE, &a, 0, 0)) == 0 &&
         (rc = sym_expr_pred_list_push(&l, &p)) != 0)
         sym_expr_pred_free(&p);
     for (uint32_t i = 0; rc == 0 && i < 20; i++)
-        rc = sym_expr_pred_list_push_relation(&l, i, SYM_NE, i + 1);
+        rc = sym_expr_pred_list_push_relation(&l, i, SYM_EXPR_NE, i + 1);
     sym_expr_pred_list_free(&l);
     sym_expr_free(&a);
     sym_expr_free(&b);
@@ -311,7 +311,7 @@ static int do_coverage(void *arg)
     if (rc == 0)
         rc = coverage_set_merge(&a, &b);
     if (rc == 0 && a.n != 3)
-        rc = MG_ESTATE;
+        rc = MG_ERROR_ESTATE;
     coverage_set_free(&a);
     coverage_set_free(&b);
     return rc;

@@ -72,7 +72,7 @@ static void test_pairwise(void)
                 MG_CHECK(0);
             }
     }
-    MG_CHECK_INT(cfg_distance_from_arm(&g, 8, hops), MG_EINVAL);
+    MG_CHECK_INT(cfg_distance_from_arm(&g, 8, hops), MG_ERROR_EINVAL);
     cfg_graph_free(&g);
     cfg_graph_free(&g);
 }
@@ -118,8 +118,8 @@ static void test_to_uncovered(void)
     for (int i = 0; i < 8; i++)
         MG_CHECK_INT(dist[i], NONE);
 
-    MG_CHECK_INT(cfg_distance_to_uncovered(&g, &cov, dist, 7), MG_EINVAL);
-    MG_CHECK_INT(cfg_distance_to_uncovered(NULL, &cov, dist, 8), MG_EINVAL);
+    MG_CHECK_INT(cfg_distance_to_uncovered(&g, &cov, dist, 7), MG_ERROR_EINVAL);
+    MG_CHECK_INT(cfg_distance_to_uncovered(NULL, &cov, dist, 8), MG_ERROR_EINVAL);
     coverage_set_free(&cov);
     cfg_graph_free(&g);
 }
@@ -127,16 +127,16 @@ static void test_to_uncovered(void)
 static void test_build_errors(void)
 {
     cfg_graph g;
-    MG_CHECK_INT(cfg_graph_create(&g, 1, CFG_GRAPH_MAX_NODES + 1, 1), MG_EINVAL);
+    MG_CHECK_INT(cfg_graph_create(&g, 1, CFG_GRAPH_MAX_NODES + 1, 1), MG_ERROR_EINVAL);
     cfg_graph_free(&g);
     MG_CHECK_INT(cfg_graph_create(&g, 1, 3, 1), 0);
-    MG_CHECK_INT(cfg_graph_add_edge(&g, 0, 3), MG_EINVAL);
-    MG_CHECK_INT(cfg_graph_add_target(&g, 2, 0), MG_EINVAL); /* branch 1 does not exist */
-    MG_CHECK_INT(cfg_graph_set_branch(&g, 1, 0), MG_EINVAL);
-    MG_CHECK_INT(cfg_graph_index(&g), MG_EFORMAT); /* branch 0 placed nowhere */
+    MG_CHECK_INT(cfg_graph_add_edge(&g, 0, 3), MG_ERROR_EINVAL);
+    MG_CHECK_INT(cfg_graph_add_target(&g, 2, 0), MG_ERROR_EINVAL); /* branch 1 does not exist */
+    MG_CHECK_INT(cfg_graph_set_branch(&g, 1, 0), MG_ERROR_EINVAL);
+    MG_CHECK_INT(cfg_graph_index(&g), MG_ERROR_EFORMAT); /* branch 0 placed nowhere */
     MG_CHECK_INT(cfg_graph_set_branch(&g, 0, 0), 0);
     MG_CHECK_INT(cfg_graph_add_target(&g, 1, 1), 0);
-    MG_CHECK_INT(cfg_graph_index(&g), MG_EFORMAT); /* arm 0 leads nowhere */
+    MG_CHECK_INT(cfg_graph_index(&g), MG_ERROR_EFORMAT); /* arm 0 leads nowhere */
     MG_CHECK_INT(cfg_graph_add_target(&g, 0, 2), 0);
     MG_CHECK_INT(cfg_graph_index(&g), 0);
     char *text;
@@ -185,21 +185,21 @@ static void test_text(void)
     free(again);
     cfg_graph_free(&back);
 
-    MG_CHECK_INT(parse_edited(text, "mpiguard-cfg 1", "mpiguard-cfg 2"), MG_EVERSION);
-    MG_CHECK_INT(parse_edited(text, "mpiguard-cfg", "mpiguard-cgf"), MG_EFORMAT);
-    MG_CHECK_INT(parse_edited(text, "b 1 2", "b 2 2"), MG_EFORMAT);      /* out of order */
-    MG_CHECK_INT(parse_edited(text, "e 0 1\n", "e 0 11\n"), MG_EFORMAT); /* no node 11 */
-    MG_CHECK_INT(parse_edited(text, "e 0 1\n", "e 0 x\n"), MG_EFORMAT);
-    MG_CHECK_INT(parse_edited(text, "edges 13", "edges 14"), MG_EFORMAT); /* count off */
-    MG_CHECK_INT(parse_edited(text, "e 0 2\n", "e 0 1\n"), MG_EFORMAT);   /* a repeated line */
-    MG_CHECK_INT(parse_edited(text, "t 7 9\n", "t 6 9\n"), MG_EFORMAT);   /* arm 7 leads nowhere */
-    MG_CHECK_INT(parse_edited(text, "end\n", "end\nmore\n"), MG_EFORMAT);
-    MG_CHECK_INT(parse_edited(text, "end\n", ""), MG_EFORMAT);
-    MG_CHECK_INT(parse_edited(text, "nodes 11", "nodes 99999999999"), MG_EFORMAT);
-    MG_CHECK_INT(parse_edited(text, "nodes 11", "nodes 4000000000"), MG_ERANGE);
+    MG_CHECK_INT(parse_edited(text, "mpiguard-cfg 1", "mpiguard-cfg 2"), MG_ERROR_EVERSION);
+    MG_CHECK_INT(parse_edited(text, "mpiguard-cfg", "mpiguard-cgf"), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(parse_edited(text, "b 1 2", "b 2 2"), MG_ERROR_EFORMAT);      /* out of order */
+    MG_CHECK_INT(parse_edited(text, "e 0 1\n", "e 0 11\n"), MG_ERROR_EFORMAT); /* no node 11 */
+    MG_CHECK_INT(parse_edited(text, "e 0 1\n", "e 0 x\n"), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(parse_edited(text, "edges 13", "edges 14"), MG_ERROR_EFORMAT); /* count off */
+    MG_CHECK_INT(parse_edited(text, "e 0 2\n", "e 0 1\n"), MG_ERROR_EFORMAT);   /* a repeated line */
+    MG_CHECK_INT(parse_edited(text, "t 7 9\n", "t 6 9\n"), MG_ERROR_EFORMAT);   /* arm 7 leads nowhere */
+    MG_CHECK_INT(parse_edited(text, "end\n", "end\nmore\n"), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(parse_edited(text, "end\n", ""), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(parse_edited(text, "nodes 11", "nodes 99999999999"), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(parse_edited(text, "nodes 11", "nodes 4000000000"), MG_ERROR_ERANGE);
     for (size_t cut = 0; cut + 1 < len; cut += 7) /* a cut before the final newline: refused */
         MG_CHECK(cfg_graph_text_parse(text, cut, &back) != 0);
-    MG_CHECK_INT(cfg_graph_text_parse(NULL, 1, &back), MG_EINVAL);
+    MG_CHECK_INT(cfg_graph_text_parse(NULL, 1, &back), MG_ERROR_EINVAL);
     free(text);
     cfg_graph_free(&g);
 }

@@ -83,7 +83,7 @@ static void test_ties(void)
     /* observing the same arms again changes nothing */
     MG_CHECK_INT(focus_frontier_observe(&f, 2, &s2, 0), 0);
     MG_CHECK_INT(focus_frontier_score(&f, &covered, 2), 2);
-    MG_CHECK_INT(focus_frontier_observe(&f, UINT32_MAX, &s1, 0), MG_EINVAL);
+    MG_CHECK_INT(focus_frontier_observe(&f, UINT32_MAX, &s1, 0), MG_ERROR_EINVAL);
     coverage_set_free(&s1);
     coverage_set_free(&s2);
     coverage_set_free(&covered);

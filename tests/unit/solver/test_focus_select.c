@@ -8,7 +8,7 @@
 
 static sym_var var(uint32_t id, int kind, int64_t value, uint32_t comm)
 {
-    return (sym_var){id, (uint8_t)kind, SYM_SORT_INT, 0, 0, comm, value};
+    return (sym_var){id, (uint8_t)kind, SYM_VAR_SORT_INT, 0, 0, comm, value};
 }
 
 /* Figure 2.5: 3 processes, focus 0 with ranks (x0, y0, y1) = (0, 0, 0) in world and two local
@@ -96,15 +96,15 @@ static void test_bad_input(void)
                        var(1, SYM_VAR_SIZE_WORLD, 2, SYM_VAR_NO_COMM)};
     int64_t values[2] = {2, 2}; /* local rank 2 in a communicator of 2 */
     focus_select_setup prev = {2, 0}, next = {9, 9};
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next, NULL), MG_ERANGE);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next, NULL), MG_ERROR_ERANGE);
     MG_CHECK_INT(next.np, 9);
     values[0] = 0;
     values[1] = 0; /* a world of 0 processes */
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next, NULL), MG_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, &next, NULL), MG_ERROR_EINVAL);
     values[1] = 2;
-    MG_CHECK_INT(focus_select(vars, 2, comms, 0, &prev, values, &next, NULL), MG_EINVAL);
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, NULL, values, &next, NULL), MG_EINVAL);
-    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, NULL, NULL), MG_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 0, &prev, values, &next, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, NULL, values, &next, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(focus_select(vars, 2, comms, 1, &prev, values, NULL, NULL), MG_ERROR_EINVAL);
 }
 
 int main(void)

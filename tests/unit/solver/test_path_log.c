@@ -47,10 +47,10 @@ static void build_heavy(logbuf *l)
     put_header(l, PATH_LOG_HEAVY);
     size_t n;
     sym_var vars[4] = {
-        {0, SYM_VAR_RANK_WORLD, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 2},
-        {1, SYM_VAR_SIZE_WORLD, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4},
-        {2, SYM_VAR_INT, SYM_SORT_INT, 1, 50, SYM_VAR_NO_COMM, 7},
-        {3, SYM_VAR_RANK_COMM, SYM_SORT_INT, 0, 0, 0, 0},
+        {0, SYM_VAR_RANK_WORLD, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 2},
+        {1, SYM_VAR_SIZE_WORLD, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4},
+        {2, SYM_VAR_INT, SYM_VAR_SORT_INT, 1, 50, SYM_VAR_NO_COMM, 7},
+        {3, SYM_VAR_RANK_COMM, SYM_VAR_SORT_INT, 0, 0, 0, 0},
     };
     for (int i = 0; i < 3; i++)
         appended(l, path_log_put_var(l->b + l->len, BUF_BYTES - l->len, &n, &vars[i]), &n);
@@ -64,13 +64,13 @@ static void build_heavy(logbuf *l)
     sym_expr_add(&lhs, &x, &r);
     path_log_branch b = {5, 1, {0}};
     sym_expr_init_const(&k, 10);
-    sym_expr_pred_make(&b.pred, &x, SYM_LT, &k, 32, 0);
+    sym_expr_pred_make(&b.pred, &x, SYM_EXPR_LT, &k, 32, 0);
     appended(l, path_log_put_branch(l->b + l->len, BUF_BYTES - l->len, &n, &b), &n);
     sym_expr_pred_free(&b.pred);
     b.branch_id = 6;
     b.taken = 0;
     sym_expr_init_const(&k, 1);
-    sym_expr_pred_make(&b.pred, &lhs, SYM_LT, &k, 64, 1);
+    sym_expr_pred_make(&b.pred, &lhs, SYM_EXPR_LT, &k, 64, 1);
     appended(l, path_log_put_branch(l->b + l->len, BUF_BYTES - l->len, &n, &b), &n);
     sym_expr_pred_free(&b.pred);
     sym_expr y;
@@ -78,7 +78,7 @@ static void build_heavy(logbuf *l)
     sym_expr_init_const(&k, 0);
     b.branch_id = 9;
     b.taken = 1;
-    sym_expr_pred_make(&b.pred, &y, SYM_EQ, &k, 0, 0);
+    sym_expr_pred_make(&b.pred, &y, SYM_EXPR_EQ, &k, 0, 0);
     appended(l, path_log_put_branch(l->b + l->len, BUF_BYTES - l->len, &n, &b), &n);
     sym_expr_pred_free(&b.pred);
     uint32_t arms[3] = {11, 12, 19};
@@ -116,7 +116,7 @@ static void test_round_trip(void)
     MG_CHECK_INT(log.branches[1].pred.lhs.nterms, 2);
     MG_CHECK_INT(log.branches[1].pred.lhs.terms[0].coef, 3);
     MG_CHECK_INT(log.branches[1].pred.lhs.terms[1].var, 2);
-    MG_CHECK_INT(log.branches[2].pred.op, SYM_EQ);
+    MG_CHECK_INT(log.branches[2].pred.op, SYM_EXPR_EQ);
     MG_CHECK_INT(log.cover.n, 3);
     MG_CHECK(coverage_set_contains(&log.cover, 19));
     int64_t vals[4] = {2, 4, 7, 0};
@@ -137,7 +137,7 @@ static void test_cut_at_every_byte(void)
         path_log log;
         int rc = path_log_decode(l.b, cut, &expect, NULL, &log);
         if (cut < PATH_LOG_HEADER_BYTES) {
-            MG_CHECK_INT(rc, MG_EFORMAT);
+            MG_CHECK_INT(rc, MG_ERROR_EFORMAT);
             continue;
         }
         MG_CHECK_INT(rc, 0);
@@ -181,9 +181,9 @@ static void test_identity_checks(void)
     build_heavy(&l);
     path_log log;
     path_log_expect other = {BUILD + 1, RUN};
-    MG_CHECK_INT(path_log_decode(l.b, l.len, &other, NULL, &log), MG_EVERSION);
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &other, NULL, &log), MG_ERROR_EVERSION);
     other = (path_log_expect){BUILD, RUN + 1};
-    MG_CHECK_INT(path_log_decode(l.b, l.len, &other, NULL, &log), MG_ESTATE);
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &other, NULL, &log), MG_ERROR_ESTATE);
     other = (path_log_expect){BUILD, 0}; /* run id not checked */
     MG_CHECK_INT(path_log_decode(l.b, l.len, &other, NULL, &log), 0);
     path_log_free(&log);
@@ -193,16 +193,16 @@ static void test_identity_checks(void)
     path_log_header h = {PATH_LOG_HEAVY, BUILD, RUN, 0, 1, PATH_LOG_VERSION};
     MG_CHECK_INT(path_log_put_header(hdr, sizeof hdr, &n, &h), 0);
     set_version(hdr, PATH_LOG_VERSION + 1);
-    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_EVERSION);
+    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_ERROR_EVERSION);
     set_version(hdr, PATH_LOG_OLDEST_VERSION - 1);
-    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_EVERSION);
+    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_ERROR_EVERSION);
     /* bad magic and a flipped header bit */
     MG_CHECK_INT(path_log_put_header(hdr, sizeof hdr, &n, &h), 0);
     hdr[0] = 'X';
-    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_EFORMAT);
+    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_ERROR_EFORMAT);
     MG_CHECK_INT(path_log_put_header(hdr, sizeof hdr, &n, &h), 0);
     hdr[20] ^= 4;
-    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_EFORMAT);
+    MG_CHECK_INT(path_log_decode(hdr, sizeof hdr, &expect, NULL, &log), MG_ERROR_EFORMAT);
 }
 
 static void test_light_log(void)
@@ -221,9 +221,9 @@ static void test_light_log(void)
     MG_CHECK_INT(log.cover.arms[1], 6);
     path_log_free(&log);
     /* a declaration in a light log is malformed */
-    sym_var v = {0, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
+    sym_var v = {0, SYM_VAR_INT, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
     appended(&l, path_log_put_var(l.b + l.len, BUF_BYTES - l.len, &n, &v), &n);
-    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_EFORMAT);
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_ERROR_EFORMAT);
 }
 
 static void put_time(logbuf *l, uint8_t event, uint64_t ns)
@@ -247,7 +247,7 @@ static void test_time_records(void)
     MG_CHECK_INT(log.ended_ns, 5000);
     path_log_free(&log);
     put_time(&l, PATH_LOG_ENDED, 6000); /* a second end */
-    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_EFORMAT);
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_ERROR_EFORMAT);
 
     memset(&l, 0, sizeof l);
     put_header(&l, PATH_LOG_LIGHT);
@@ -257,16 +257,16 @@ static void test_time_records(void)
     MG_CHECK_INT(log.ended_ns, 0);
     path_log_free(&log);
     set_version(l.b, 1); /* the same bytes from a version 1 writer: a TIME record is foreign */
-    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_EFORMAT);
+    MG_CHECK_INT(path_log_decode(l.b, l.len, &expect, NULL, &log), MG_ERROR_EFORMAT);
     MG_CHECK_INT(path_log_decode(l.b, PATH_LOG_HEADER_BYTES, &expect, NULL, &log), 0);
     MG_CHECK_INT(log.header.version, 1);
     path_log_free(&log);
 
     uint8_t buf[64];
     size_t n;
-    MG_CHECK_INT(path_log_put_time(buf, sizeof buf, &n, 3, 1), MG_EINVAL);
-    MG_CHECK_INT(path_log_put_time(buf, sizeof buf, &n, PATH_LOG_STARTED, 0), MG_EINVAL);
-    MG_CHECK_INT(path_log_put_time(buf, 4, &n, PATH_LOG_STARTED, 1), MG_EFULL);
+    MG_CHECK_INT(path_log_put_time(buf, sizeof buf, &n, 3, 1), MG_ERROR_EINVAL);
+    MG_CHECK_INT(path_log_put_time(buf, sizeof buf, &n, PATH_LOG_STARTED, 0), MG_ERROR_EINVAL);
+    MG_CHECK_INT(path_log_put_time(buf, 4, &n, PATH_LOG_STARTED, 1), MG_ERROR_EFULL);
     MG_CHECK_INT(n, 5 + 12 + 4);
 }
 
@@ -306,7 +306,7 @@ static void test_encode_round_trip(void)
     free(bytes);
     path_log_free(&b);
     path_log_free(&a);
-    MG_CHECK_INT(path_log_encode(NULL, &bytes, &n), MG_EINVAL);
+    MG_CHECK_INT(path_log_encode(NULL, &bytes, &n), MG_ERROR_EINVAL);
 }
 
 /* Encodes one record after a heavy header and decodes the pair. */
@@ -331,38 +331,38 @@ static void test_malformed_and_reserved(void)
     sym_expr_init_var(&x, 0, 1);
     sym_expr_init_const(&k, 1);
     path_log_branch b = {1, 1, {0}};
-    sym_expr_pred_make(&b.pred, &x, SYM_LT, &k, 0, 0);
+    sym_expr_pred_make(&b.pred, &x, SYM_EXPR_LT, &k, 0, 0);
     MG_CHECK_INT(path_log_put_branch(rec, sizeof rec, &n, &b), 0);
-    MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
+    MG_CHECK_INT(decode_one(rec, n, NULL), MG_ERROR_EFORMAT);
     /* a variable whose id is not the next one */
-    sym_var v = {3, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
+    sym_var v = {3, SYM_VAR_INT, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
     MG_CHECK_INT(path_log_put_var(rec, sizeof rec, &n, &v), 0);
-    MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
+    MG_CHECK_INT(decode_one(rec, n, NULL), MG_ERROR_EFORMAT);
     /* a communicator rank before its communicator */
-    v = (sym_var){0, SYM_VAR_RANK_COMM, SYM_SORT_INT, 0, 0, 0, 1};
+    v = (sym_var){0, SYM_VAR_RANK_COMM, SYM_VAR_SORT_INT, 0, 0, 0, 1};
     MG_CHECK_INT(path_log_put_var(rec, sizeof rec, &n, &v), 0);
-    MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
+    MG_CHECK_INT(decode_one(rec, n, NULL), MG_ERROR_EFORMAT);
     /* a Real integer kind (refused by the encoder too); a float side compared with an integer */
-    v = (sym_var){0, SYM_VAR_INT, SYM_SORT_REAL, 0, 0, SYM_VAR_NO_COMM, 1};
-    MG_CHECK_INT(path_log_put_var(rec, sizeof rec, &n, &v), MG_EINVAL);
-    b.pred.lhs.num = SYM_NUM_F64;
+    v = (sym_var){0, SYM_VAR_INT, SYM_VAR_SORT_REAL, 0, 0, SYM_VAR_NO_COMM, 1};
+    MG_CHECK_INT(path_log_put_var(rec, sizeof rec, &n, &v), MG_ERROR_EINVAL);
+    b.pred.lhs.num = SYM_EXPR_NUM_F64;
     b.pred.lhs.nterms = 0;
     MG_CHECK_INT(path_log_put_branch(rec, sizeof rec, &n, &b), 0);
-    MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
-    b.pred.lhs.num = SYM_NUM_I64;
+    MG_CHECK_INT(decode_one(rec, n, NULL), MG_ERROR_EFORMAT);
+    b.pred.lhs.num = SYM_EXPR_NUM_I64;
     b.pred.lhs.nterms = 1;
     /* a global rank outside the world (header world size 4) */
     uint32_t g[2] = {0, 4};
     sym_var_comm c = {0, 2, g};
     MG_CHECK_INT(path_log_put_comm(rec, sizeof rec, &n, &c), 0);
-    MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
+    MG_CHECK_INT(decode_one(rec, n, NULL), MG_ERROR_EFORMAT);
     /* a limit: communicator larger than allowed */
     g[1] = 1;
     path_log_limits lim;
     path_log_limits_default(&lim);
     lim.max_comm_size = 1;
     MG_CHECK_INT(path_log_put_comm(rec, sizeof rec, &n, &c), 0);
-    MG_CHECK_INT(decode_one(rec, n, &lim), MG_ERANGE);
+    MG_CHECK_INT(decode_one(rec, n, &lim), MG_ERROR_ERANGE);
     MG_CHECK_INT(decode_one(rec, n, NULL), 0);
     /* an unknown record type with a correct checksum is still malformed */
     rec[0] = 77;
@@ -375,7 +375,7 @@ static void test_malformed_and_reserved(void)
     crc = ~crc;
     for (int i = 0; i < 4; i++)
         rec[n - 4 + i] = (uint8_t)(crc >> (8 * i));
-    MG_CHECK_INT(decode_one(rec, n, NULL), MG_EFORMAT);
+    MG_CHECK_INT(decode_one(rec, n, NULL), MG_ERROR_EFORMAT);
     sym_expr_pred_free(&b.pred);
     sym_expr_free(&x);
 }
@@ -385,33 +385,33 @@ static void test_encoder_arguments(void)
     uint8_t small[8];
     size_t n = 0;
     path_log_header h = {PATH_LOG_HEAVY, BUILD, RUN, 0, 1, PATH_LOG_VERSION};
-    MG_CHECK_INT(path_log_put_header(small, sizeof small, &n, &h), MG_EFULL);
+    MG_CHECK_INT(path_log_put_header(small, sizeof small, &n, &h), MG_ERROR_EFULL);
     MG_CHECK_INT(n, PATH_LOG_HEADER_BYTES);
-    MG_CHECK_INT(path_log_put_header(NULL, 0, &n, &h), MG_EFULL); /* size query */
+    MG_CHECK_INT(path_log_put_header(NULL, 0, &n, &h), MG_ERROR_EFULL); /* size query */
     MG_CHECK_INT(n, PATH_LOG_HEADER_BYTES);
     h.kind = 9;
-    MG_CHECK_INT(path_log_put_header(small, sizeof small, &n, &h), MG_EINVAL);
-    sym_var v = {0, 0, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
-    MG_CHECK_INT(path_log_put_var(small, sizeof small, &n, &v), MG_EINVAL);
-    path_log_branch b = {COVERAGE_MAX_BRANCH + 1, 1, {0}};
-    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_EINVAL);
+    MG_CHECK_INT(path_log_put_header(small, sizeof small, &n, &h), MG_ERROR_EINVAL);
+    sym_var v = {0, 0, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 1};
+    MG_CHECK_INT(path_log_put_var(small, sizeof small, &n, &v), MG_ERROR_EINVAL);
+    path_log_branch b = {COVERAGE_SET_MAX_BRANCH + 1, 1, {0}};
+    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_ERROR_EINVAL);
     b.branch_id = 1;
     b.taken = 2;
-    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_EINVAL);
+    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_ERROR_EINVAL);
     b.taken = 1;
     b.pred.width = 12;
-    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_EINVAL);
+    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_ERROR_EINVAL);
     b.pred.width = 0;
-    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_EFULL);
+    MG_CHECK_INT(path_log_put_branch(small, sizeof small, &n, &b), MG_ERROR_EFULL);
     MG_CHECK_INT(n, 5 + 8 + 13 + 13 + 4);
     sym_var_comm c = {0, 0, NULL};
-    MG_CHECK_INT(path_log_put_comm(small, sizeof small, &n, &c), MG_EINVAL);
-    MG_CHECK_INT(path_log_put_cover(small, sizeof small, &n, NULL, 0), MG_EINVAL);
-    MG_CHECK_INT(path_log_put_cover(small, sizeof small, NULL, (const uint32_t *)&n, 0), MG_EINVAL);
+    MG_CHECK_INT(path_log_put_comm(small, sizeof small, &n, &c), MG_ERROR_EINVAL);
+    MG_CHECK_INT(path_log_put_cover(small, sizeof small, &n, NULL, 0), MG_ERROR_EINVAL);
+    MG_CHECK_INT(path_log_put_cover(small, sizeof small, NULL, (const uint32_t *)&n, 0), MG_ERROR_EINVAL);
     path_log log;
-    MG_CHECK_INT(path_log_decode(NULL, 5, &expect, NULL, &log), MG_EINVAL);
-    MG_CHECK_INT(path_log_decode(small, 5, NULL, NULL, &log), MG_EINVAL);
-    MG_CHECK_INT(path_log_decode(small, 5, &expect, NULL, NULL), MG_EINVAL);
+    MG_CHECK_INT(path_log_decode(NULL, 5, &expect, NULL, &log), MG_ERROR_EINVAL);
+    MG_CHECK_INT(path_log_decode(small, 5, NULL, NULL, &log), MG_ERROR_EINVAL);
+    MG_CHECK_INT(path_log_decode(small, 5, &expect, NULL, NULL), MG_ERROR_EINVAL);
 }
 
 /* Random damage must never crash, leak or read out of bounds (run under ASan), and whatever
@@ -430,8 +430,8 @@ static void fuzz_check(const uint8_t *buf, size_t len, int *ok, int *failed)
         for (uint32_t i = 0; i < log.nvars; i++)
             MG_CHECK_INT(log.vars[i].id, i);
     } else {
-        MG_CHECK(rc == MG_EFORMAT || rc == MG_EVERSION || rc == MG_ESTATE ||
-                 rc == MG_EUNSUPPORTED || rc == MG_ERANGE);
+        MG_CHECK(rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION || rc == MG_ERROR_ESTATE ||
+                 rc == MG_ERROR_EUNSUPPORTED || rc == MG_ERROR_ERANGE);
         MG_CHECK_INT(log.nvars + log.nbranches + log.ncomms, 0);
         (*failed)++;
     }

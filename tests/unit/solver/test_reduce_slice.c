@@ -22,7 +22,7 @@ static void test_figure_2_8(void)
         sym_expr_init_const(&k, 100 - i); /* x + i < 100  <=>  x < 100 - i */
         path[i].branch_id = 7;
         path[i].taken = i < 100;
-        MG_CHECK_INT(sym_expr_pred_make(&path[i].pred, &lhs, i < 100 ? SYM_LT : SYM_GE, &k, 32, 0), 0);
+        MG_CHECK_INT(sym_expr_pred_make(&path[i].pred, &lhs, i < 100 ? SYM_EXPR_LT : SYM_EXPR_GE, &k, 32, 0), 0);
         sym_expr_free(&lhs);
     }
     uint32_t keep[RUNS], nkeep = 0;
@@ -64,13 +64,13 @@ static void test_interleaved_flips(void)
     int rec;
     MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &rec), 0);
     MG_CHECK_INT(rec, 0);
-    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, NULL), MG_EINVAL);
+    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, NULL), MG_ERROR_EINVAL);
     path_reduce_free(&pr);
-    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &rec), MG_EINVAL);
+    MG_CHECK_INT(path_reduce_admit(&pr, 1, 0, &rec), MG_ERROR_EINVAL);
     path_reduce_free(NULL);
-    MG_CHECK_INT(path_reduce_init(NULL, 1), MG_EINVAL);
+    MG_CHECK_INT(path_reduce_init(NULL, 1), MG_ERROR_EINVAL);
     uint32_t nk;
-    MG_CHECK_INT(path_reduce_apply(NULL, 3, NULL, &nk), MG_EINVAL);
+    MG_CHECK_INT(path_reduce_apply(NULL, 3, NULL, &nk), MG_ERROR_EINVAL);
 }
 
 /* A branch whose predicate is a (lhs op const) over the listed variables. */
@@ -88,7 +88,7 @@ static void make_branch(path_log_branch *b, uint32_t id, const uint32_t *vars, i
     sym_expr_init_const(&k, 0);
     b->branch_id = id;
     b->taken = 1;
-    sym_expr_pred_make(&b->pred, &acc, SYM_GE, &k, 0, 0);
+    sym_expr_pred_make(&b->pred, &acc, SYM_EXPR_GE, &k, 0, 0);
     sym_expr_free(&acc);
 }
 
@@ -97,7 +97,7 @@ static void test_slice(void)
     /* vars: 0 a, 1 b, 2 c, 3 d (inputs), 4 world rank, 5 world size */
     sym_var vars[6];
     for (uint32_t i = 0; i < 6; i++)
-        vars[i] = (sym_var){i, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0};
+        vars[i] = (sym_var){i, SYM_VAR_INT, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0};
     vars[4].kind = SYM_VAR_RANK_WORLD;
     vars[5].kind = SYM_VAR_SIZE_WORLD;
     path_log_branch path[7];
@@ -129,14 +129,14 @@ static void test_slice(void)
     MG_CHECK_INT(n, 1);
     MG_CHECK_INT(out[0], 1);
     /* bad arguments */
-    MG_CHECK_INT(path_slice(vars, 6, path, 7, 7, out, &n), MG_EINVAL);
-    MG_CHECK_INT(path_slice(vars, 3, path, 7, 3, out, &n), MG_EINVAL); /* var 4 past nvars */
-    MG_CHECK_INT(path_slice(NULL, 6, path, 7, 3, out, &n), MG_EINVAL);
+    MG_CHECK_INT(path_slice(vars, 6, path, 7, 7, out, &n), MG_ERROR_EINVAL);
+    MG_CHECK_INT(path_slice(vars, 3, path, 7, 3, out, &n), MG_ERROR_EINVAL); /* var 4 past nvars */
+    MG_CHECK_INT(path_slice(NULL, 6, path, 7, 3, out, &n), MG_ERROR_EINVAL);
     /* a constant constraint has an empty slice */
     sym_expr_pred_free(&path[6].pred);
     sym_expr one;
     sym_expr_init_const(&one, 1);
-    sym_expr_pred_make(&path[6].pred, &one, SYM_GT, &one, 0, 0);
+    sym_expr_pred_make(&path[6].pred, &one, SYM_EXPR_GT, &one, 0, 0);
     MG_CHECK_INT(path_slice(vars, 6, path, 7, 6, out, &n), 0);
     MG_CHECK_INT(n, 0);
     for (int i = 0; i < 7; i++)

@@ -36,7 +36,7 @@ typedef struct program_run {
 
 static sym_var var(uint32_t id, int kind, int64_t value)
 {
-    return (sym_var){id, (uint8_t)kind, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, value};
+    return (sym_var){id, (uint8_t)kind, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, value};
 }
 
 /* Appends branch id's record: var op k held on the taken arm (the op is oriented here). */
@@ -68,18 +68,18 @@ static void run_program(const program_run *r, path_log *log, coverage_set *cov)
     log->vars[4] = var(4, SYM_VAR_INT, r->z);
     log->nvars = reread ? 5 : 4;
     if (checked)
-        branch(log, 5, 0, SYM_LE, 10, r->x <= 10);
-    branch(log, 0, 0, SYM_GT, 10, r->x > 10);
+        branch(log, 5, 0, SYM_EXPR_LE, 10, r->x <= 10);
+    branch(log, 0, 0, SYM_EXPR_GT, 10, r->x > 10);
     for (int i = 0; r->x > 10 && i < loop_trips; i++)
-        branch(log, 3, 1, SYM_GT, i, r->y > i);
+        branch(log, 3, 1, SYM_EXPR_GT, i, r->y > i);
     if (r->x > 10)
-        branch(log, 1, 1, SYM_EQ, 7, r->y == 7);
+        branch(log, 1, 1, SYM_EXPR_EQ, 7, r->y == 7);
     if (reread) {
-        branch(log, 0, 4, SYM_GT, 10, r->z > 10);
+        branch(log, 0, 4, SYM_EXPR_GT, 10, r->z > 10);
         if (r->z > 10)
-            branch(log, 4, 4, SYM_EQ, 20, r->z == 20);
+            branch(log, 4, 4, SYM_EXPR_EQ, 20, r->z == 20);
     }
-    branch(log, 2, 2, SYM_EQ, 2, r->focus == 2);
+    branch(log, 2, 2, SYM_EXPR_EQ, 2, r->focus == 2);
     for (uint32_t rank = 0; rank < r->np; rank++) {
         uint32_t arms[5] = {coverage_arm(0, r->x > 10), coverage_arm(2, rank == 2),
                             coverage_arm(1, r->y == 7), coverage_arm(3, 0), coverage_arm(3, 1)};
@@ -159,7 +159,7 @@ static void test_reaches_every_arm(void)
     program_run r = {0, 0, 2, 0, 0};
     int rank2 = 0, y7 = 0, solved = 0;
     for (int i = 0; i < 8 && c.cov.n < 6; i++) {
-        solved += step(&c, &r) == SEARCH_NEXT_SOLVED;
+        solved += step(&c, &r) == SEARCH_SESSION_NEXT_SOLVED;
         MG_CHECK(r.np >= 1 && r.np <= MAX_NP && r.focus < r.np);
         rank2 |= r.focus == 2 && r.np >= 3;
         y7 |= r.x > 10 && r.y == 7;
@@ -197,9 +197,9 @@ static void test_restarts(void)
         int restarts = 0;
         for (int i = 0; i < 20; i++) {
             int kind = step(&c, &r);
-            restarts += kind == SEARCH_NEXT_RESTART;
-            MG_CHECK(kind != SEARCH_NEXT_STOPPED);
-            if (kind == SEARCH_NEXT_RESTART) {
+            restarts += kind == SEARCH_SESSION_NEXT_RESTART;
+            MG_CHECK(kind != SEARCH_SESSION_NEXT_STOPPED);
+            if (kind == SEARCH_SESSION_NEXT_RESTART) {
                 MG_CHECK(r.x >= -100 && r.x <= 100 && r.y >= -100 && r.y <= 100);
                 MG_CHECK(r.np >= 1 && r.np <= MAX_NP && r.focus < r.np);
             }
@@ -232,11 +232,11 @@ static void test_stop(void)
     int kind = -1;
     MG_CHECK_INT(search_session_next(&c.s, &last, &c.cov, NULL, &c.rng, always, NULL, &kind, &next),
                  0);
-    MG_CHECK_INT(kind, SEARCH_NEXT_STOPPED);
+    MG_CHECK_INT(kind, SEARCH_SESSION_NEXT_STOPPED);
     MG_CHECK_INT(c.s.solves, 0);
     MG_CHECK(next.inputs == NULL);
     MG_CHECK_INT(search_session_next(&c.s, NULL, &c.cov, NULL, &c.rng, NULL, NULL, &kind, &next),
-                 MG_EINVAL);
+                 MG_ERROR_EINVAL);
     campaign_end(&c);
 }
 
@@ -249,20 +249,20 @@ static void test_restore_checks(void)
     search_params_default(&p);
     search_state *other;
     MG_CHECK_INT(search_create(&p, &other), 0); /* bounded DFS */
-    MG_CHECK_INT(search_session_restore(&c.s, other), MG_EFORMAT);
+    MG_CHECK_INT(search_session_restore(&c.s, other), MG_ERROR_EFORMAT);
     search_destroy(other);
     p.kind = SEARCH_DFS;
     search_state *deeper;
     MG_CHECK_INT(search_create(&p, &deeper), 0);
     search_step st = {0, 1};
     MG_CHECK_INT(search_observe(deeper, &st, 1), 0);
-    MG_CHECK_INT(search_session_restore(&c.s, deeper), MG_EFORMAT);
+    MG_CHECK_INT(search_session_restore(&c.s, deeper), MG_ERROR_EFORMAT);
     search_destroy(deeper);
     search_session_params bad;
     search_session_params_default(&bad);
     bad.sem.max_np = 0;
     search_session t;
-    MG_CHECK_INT(search_session_start(&t, &bad), MG_EINVAL);
+    MG_CHECK_INT(search_session_start(&t, &bad), MG_ERROR_EINVAL);
     search_session_end(&t);
     campaign_end(&c);
 }
@@ -278,7 +278,7 @@ static void test_stall_leaves_the_subtree(void)
         campaign_start(&c, SEARCH_DFS, 0, 1, stall ? 3 : 0, MAX_NP, 5);
         program_run r = {0, 0, 2, 0, 0};
         for (int i = 1; i <= 30 && !first_rank2[stall]; i++) {
-            MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
+            MG_CHECK_INT(step(&c, &r), SEARCH_SESSION_NEXT_SOLVED);
             if (r.focus == 2)
                 first_rank2[stall] = i;
         }
@@ -303,8 +303,8 @@ static void test_stall_moves_np(void)
     for (int i = 0; i < 30 && !moved; i++) {
         program_run before = r;
         int kind = step(&c, &r);
-        MG_CHECK(kind == SEARCH_NEXT_SOLVED || kind == SEARCH_NEXT_MOVED);
-        if (kind == SEARCH_NEXT_MOVED) {
+        MG_CHECK(kind == SEARCH_SESSION_NEXT_SOLVED || kind == SEARCH_SESSION_NEXT_MOVED);
+        if (kind == SEARCH_SESSION_NEXT_MOVED) {
             moved = 1;
             MG_CHECK_INT(before.np, 1);
             MG_CHECK_INT(r.np, 2);
@@ -353,7 +353,7 @@ static void test_uncovered_past_its_check(void)
     campaign c;
     campaign_start(&c, SEARCH_UNCOVERED_DFS, 0, 1, 0, MAX_NP, 1);
     program_run r = {0, 0, 2, 0, 0};
-    MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
+    MG_CHECK_INT(step(&c, &r), SEARCH_SESSION_NEXT_SOLVED);
     MG_CHECK_INT(r.x, 11);
     MG_CHECK_INT(r.np, 2);
     campaign_end(&c);
@@ -407,7 +407,7 @@ static void test_repeat_retuned(void)
     int64_t in[2] = {made.x, made.y};
     search_session_run ran = {in, 2, made.np, made.focus};
     MG_CHECK_INT(search_session_remember_run(&c.s, &ran), 0);
-    MG_CHECK_INT(step(&c, &r), SEARCH_NEXT_SOLVED);
+    MG_CHECK_INT(step(&c, &r), SEARCH_SESSION_NEXT_SOLVED);
     MG_CHECK_INT(r.x, 1);
     MG_CHECK(r.y == made.y && r.np == made.np && r.focus == made.focus);
     MG_CHECK_INT(c.s.retunes, 1);
@@ -511,7 +511,7 @@ static void test_text_round_trip(void)
     campaign_end(&b);
     campaign_start(&b, SEARCH_DFS, 0, 1, 2, MAX_NP, 99);
     text_codec_cursor cut = {saved, strstr(saved, "snapshot"), 0};
-    MG_CHECK_INT(search_session_text_read(&b.s, &b.rng, 1, &cut), MG_EFORMAT);
+    MG_CHECK_INT(search_session_text_read(&b.s, &b.rng, 1, &cut), MG_ERROR_EFORMAT);
     free(again);
     free(saved);
     campaign_end(&b);

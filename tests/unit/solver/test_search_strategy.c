@@ -192,7 +192,7 @@ static void test_random_strategies(void)
         MG_CHECK_INT(search_observe(s, path, RPATH), 0);
         MG_CHECK_INT(search_next(s, NULL, NULL, &rng, &c), 0);
         MG_CHECK_INT(c.exhausted, 0);
-        MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), MG_EINVAL);
+        MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), MG_ERROR_EINVAL);
         search_destroy(s);
     }
 }
@@ -221,7 +221,7 @@ static void test_cfg(void)
     dist[coverage_arm(1, 0)] = 1;
     search_cfg cfg = {dist, 6};
     search_choice c;
-    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), MG_ESTATE);
+    MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), MG_ERROR_ESTATE);
     search_observe(s, path, 3);
     MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
     MG_CHECK_INT(c.index, 2);
@@ -229,8 +229,8 @@ static void test_cfg(void)
     MG_CHECK_INT(c.index, 1);
     MG_CHECK_INT(search_next(s, &cov, &cfg, &rng, &c), 0);
     MG_CHECK_INT(c.exhausted, 1);
-    MG_CHECK_INT(search_next(s, &cov, NULL, &rng, &c), MG_EINVAL);
-    MG_CHECK_INT(search_next(s, NULL, &cfg, &rng, &c), MG_EINVAL);
+    MG_CHECK_INT(search_next(s, &cov, NULL, &rng, &c), MG_ERROR_EINVAL);
+    MG_CHECK_INT(search_next(s, NULL, &cfg, &rng, &c), MG_ERROR_EINVAL);
     coverage_set_free(&cov);
     search_destroy(s);
 }
@@ -490,20 +490,20 @@ static void test_snapshot_errors(void)
     MG_CHECK_INT(search_snapshot_write(s, &text, &len), 0);
     MG_CHECK(strstr(text, "params 1 50 100 0 3\nstate 1 3 0 1 0 1\nlevel 3 1\nsteps 0 1 1 0 2 "
                           "1\ntried 0 0 0\nend\n"));
-    MG_CHECK_INT(read_edited(text, "search-snapshot 1", "search-snapshot 2"), MG_EVERSION);
-    MG_CHECK_INT(read_edited(text, "params 1", "params 9"), MG_EFORMAT); /* no such kind */
+    MG_CHECK_INT(read_edited(text, "search-snapshot 1", "search-snapshot 2"), MG_ERROR_EVERSION);
+    MG_CHECK_INT(read_edited(text, "params 1", "params 9"), MG_ERROR_EFORMAT); /* no such kind */
     MG_CHECK_INT(read_edited(text, "state 1 3 0 1 0", "state 1 3 0 1 3"),
-                 MG_EFORMAT);                                              /* past the path */
-    MG_CHECK_INT(read_edited(text, "level 3 1", "level 3 4"), MG_EFORMAT); /* next past the path */
-    MG_CHECK_INT(read_edited(text, "steps 0 1", "steps 0 2"), MG_EFORMAT); /* taken is 0 or 1 */
+                 MG_ERROR_EFORMAT);                                              /* past the path */
+    MG_CHECK_INT(read_edited(text, "level 3 1", "level 3 4"), MG_ERROR_EFORMAT); /* next past the path */
+    MG_CHECK_INT(read_edited(text, "steps 0 1", "steps 0 2"), MG_ERROR_EFORMAT); /* taken is 0 or 1 */
     MG_CHECK_INT(read_edited(text, "level 3 1", "level 400000 1"),
-                 MG_EFORMAT); /* a count past the text */
-    MG_CHECK_INT(read_edited(text, "end\n", "end\nx"), MG_EFORMAT);
-    MG_CHECK_INT(read_edited(text, "end\n", ""), MG_EFORMAT);
+                 MG_ERROR_EFORMAT); /* a count past the text */
+    MG_CHECK_INT(read_edited(text, "end\n", "end\nx"), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(read_edited(text, "end\n", ""), MG_ERROR_EFORMAT);
     search_state *back = NULL;
-    MG_CHECK_INT(search_snapshot_read(text, len / 2, &back), MG_EFORMAT);
+    MG_CHECK_INT(search_snapshot_read(text, len / 2, &back), MG_ERROR_EFORMAT);
     MG_CHECK(back == NULL);
-    MG_CHECK_INT(search_snapshot_write(NULL, &text, &len), MG_EINVAL);
+    MG_CHECK_INT(search_snapshot_write(NULL, &text, &len), MG_ERROR_EINVAL);
     free(text);
     search_destroy(s);
 }
@@ -538,7 +538,7 @@ static void test_uncovered_dfs(void)
     uint32_t inputs[MAX_LEVELS] = {0};
     search_step path[BITS];
     search_choice c;
-    MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), MG_EINVAL);
+    MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), MG_ERROR_EINVAL);
     static const uint32_t expect_level[3] = {0, 1, 0};
     static const uint32_t expect_index[3] = {1, 2, 2};
     for (int i = 0; i < 3; i++) {
@@ -589,20 +589,20 @@ static void test_bad_params(void)
     search_params_default(&p);
     search_state *s = NULL;
     p.kind = SEARCH_KIND_END;
-    MG_CHECK_INT(search_create(&p, &s), MG_EINVAL);
+    MG_CHECK_INT(search_create(&p, &s), MG_ERROR_EINVAL);
     p.kind = SEARCH_DFS;
     p.bound_round = 0;
-    MG_CHECK_INT(search_create(&p, &s), MG_EINVAL);
-    MG_CHECK_INT(search_create(NULL, &s), MG_EINVAL);
+    MG_CHECK_INT(search_create(&p, &s), MG_ERROR_EINVAL);
+    MG_CHECK_INT(search_create(NULL, &s), MG_ERROR_EINVAL);
     p.bound_round = 100;
     MG_CHECK_INT(search_create(&p, &s), 0);
     search_choice c;
-    MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), MG_ESTATE);
-    MG_CHECK_INT(search_observe(s, NULL, 3), MG_EINVAL);
+    MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), MG_ERROR_ESTATE);
+    MG_CHECK_INT(search_observe(s, NULL, 3), MG_ERROR_EINVAL);
     MG_CHECK_INT(search_observe(s, NULL, 0), 0); /* an empty path is a path */
     MG_CHECK_INT(search_next(s, NULL, NULL, NULL, &c), 0);
     MG_CHECK_INT(c.exhausted, 1);
-    MG_CHECK_INT(search_next(s, NULL, NULL, NULL, NULL), MG_EINVAL);
+    MG_CHECK_INT(search_next(s, NULL, NULL, NULL, NULL), MG_ERROR_EINVAL);
     search_destroy(s);
     search_destroy(NULL);
 }

@@ -41,7 +41,7 @@ static void tp_free(tpath *t)
 static uint32_t tp_var(tpath *t, int kind, int64_t value, int has_cap, int64_t cap, uint32_t comm)
 {
     uint32_t id = t->log.nvars++;
-    t->vars[id] = (sym_var){id, (uint8_t)kind, SYM_SORT_INT, (uint8_t)has_cap, cap, comm, value};
+    t->vars[id] = (sym_var){id, (uint8_t)kind, SYM_VAR_SORT_INT, (uint8_t)has_cap, cap, comm, value};
     return id;
 }
 
@@ -102,14 +102,14 @@ static mpi_semantics_params mpi(int64_t max_np)
  * y > 150 (y capped at 151 so the model is unique). */
 static void test_figure_2_1(void)
 {
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     mpi_semantics_params p = mpi(16);
     tpath t;
     tp_init(&t);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 10, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_INT, 50, 1, 151, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_NE, 100, 1, x, (int64_t)1); /* 0T: x != 100 */
-    tp_branch(&t, SYM_LE, 195, 1, y, (int64_t)1); /* 1F: 5 + y <= 200 */
+    tp_branch(&t, SYM_EXPR_NE, 100, 1, x, (int64_t)1); /* 0T: x != 100 */
+    tp_branch(&t, SYM_EXPR_LE, 195, 1, y, (int64_t)1); /* 1F: 5 + y <= 200 */
     int sat = -1;
     int64_t v[MAXV];
     MG_CHECK_INT(solver_query_solve(s, &t.log, 0, &p, &sat, v), 0);
@@ -121,8 +121,8 @@ static void test_figure_2_1(void)
     tp_init(&t);
     x = tp_var(&t, SYM_VAR_INT, 100, 0, 0, SYM_VAR_NO_COMM);
     y = tp_var(&t, SYM_VAR_INT, 50, 1, 151, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_EQ, 100, 1, x, (int64_t)1); /* 0F */
-    tp_branch(&t, SYM_LE, 150, 1, y, (int64_t)1); /* 50 + y <= 200 */
+    tp_branch(&t, SYM_EXPR_EQ, 100, 1, x, (int64_t)1); /* 0F */
+    tp_branch(&t, SYM_EXPR_LE, 150, 1, y, (int64_t)1); /* 50 + y <= 200 */
     MG_CHECK_INT(solver_query_solve(s, &t.log, 1, &p, &sat, v), 0);
     MG_CHECK_INT(sat, 1);
     MG_CHECK_INT(v[x], 100);
@@ -134,13 +134,13 @@ static void test_figure_2_1(void)
 /* x < 5 then x < 10: negating the second is unsatisfiable; the caller skips and goes on. */
 static void test_unsat_then_next(void)
 {
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     mpi_semantics_params p = mpi(16);
     tpath t;
     tp_init(&t);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 3, 1, 6, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LT, 5, 1, x, (int64_t)1);
-    tp_branch(&t, SYM_LT, 10, 1, x, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LT, 5, 1, x, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LT, 10, 1, x, (int64_t)1);
     int sat = -1;
     int64_t v[MAXV];
     MG_CHECK_INT(solver_query_solve(s, &t.log, 1, &p, &sat, v), 0);
@@ -155,16 +155,16 @@ static void test_unsat_then_next(void)
 
 static void test_caps_and_domains(void)
 {
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     mpi_semantics_params p = mpi(16);
     tpath t;
     tp_init(&t);
     uint32_t c = tp_var(&t, SYM_VAR_CHAR, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t u = tp_var(&t, SYM_VAR_UINT, 5, 0, 0, SYM_VAR_NO_COMM);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 1, 3, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LT, 127, 1, c, (int64_t)1);
-    tp_branch(&t, SYM_GE, 1, 1, u, (int64_t)1);
-    tp_branch(&t, SYM_LT, 5, 1, x, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LT, 127, 1, c, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_GE, 1, 1, u, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LT, 5, 1, x, (int64_t)1);
     int sat;
     int64_t v[MAXV];
     MG_CHECK_INT(solver_query_solve(s, &t.log, 0, &p, &sat, v), 0);
@@ -186,7 +186,7 @@ static void test_caps_and_domains(void)
 /* rank < 5 negated needs rank >= 5, so the world must grow past 5 within max_np (§2.3.2). */
 static void test_mpi_world(void)
 {
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     tpath t;
     tp_init(&t);
     uint32_t r = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
@@ -194,8 +194,8 @@ static void test_mpi_world(void)
     uint32_t r2 = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t n2 = tp_var(&t, SYM_VAR_SIZE_WORLD, 4, 0, 0, SYM_VAR_NO_COMM);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 9, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LT, 5, 1, r, (int64_t)1);
-    tp_branch(&t, SYM_GT, 0, 1, x, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LT, 5, 1, r, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_GT, 0, 1, x, (int64_t)1);
     mpi_semantics_params p = mpi(6);
     int sat;
     int64_t v[MAXV];
@@ -218,8 +218,8 @@ static void test_mpi_world(void)
     uint32_t cs = tp_var(&t, SYM_VAR_SIZE_COMM, 2, 0, 0, 0);
     t.comms[0] = (sym_var_comm){0, 2, NULL};
     t.log.ncomms = 1;
-    tp_branch(&t, SYM_LT, 3, 1, n, (int64_t)1);
-    tp_branch(&t, SYM_LT, 3, 1, cs, (int64_t)1); /* negated: a communicator size >= 3 */
+    tp_branch(&t, SYM_EXPR_LT, 3, 1, n, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LT, 3, 1, cs, (int64_t)1); /* negated: a communicator size >= 3 */
     p = mpi(3);
     MG_CHECK_INT(solver_query_solve(s, &t.log, 1, &p, &sat, v), 0);
     MG_CHECK_INT(sat, 0); /* the prefix keeps the world below 3, a comm cannot exceed it */
@@ -240,8 +240,8 @@ static void keep_focus(int semantics)
     tp_init(&t);
     uint32_t r = tp_var(&t, SYM_VAR_RANK_WORLD, 3, 0, 0, SYM_VAR_NO_COMM);
     uint32_t n = tp_var(&t, SYM_VAR_SIZE_WORLD, 4, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LT, 16, 1, n, (int64_t)1); /* size < 16, negated: size = 16 */
-    tp_branch(&t, SYM_GT, 3, 1, n, (int64_t)1);  /* size > 3, negated: size <= 3 */
+    tp_branch(&t, SYM_EXPR_LT, 16, 1, n, (int64_t)1); /* size < 16, negated: size = 16 */
+    tp_branch(&t, SYM_EXPR_GT, 3, 1, n, (int64_t)1);  /* size > 3, negated: size <= 3 */
     mpi_semantics_params p = mpi(16);
     solver_query q;
     MG_CHECK_INT(solver_query_build(&t.log, 0, &p, &q), 0);
@@ -267,14 +267,14 @@ static void keep_focus(int semantics)
 
 static void test_keep_focus_when_possible(void)
 {
-    keep_focus(SOLVER_INT);
-    keep_focus(SOLVER_BITVECTOR);
+    keep_focus(SOLVER_Z3_INT);
+    keep_focus(SOLVER_Z3_BITVECTOR);
 }
 
 /* A communicator rank is bounded by the communicator's concrete size (Table 2.2: size 3). */
 static void test_comm_rank(void)
 {
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     tpath t;
     tp_init(&t);
     static uint32_t map[3] = {0, 4, 2};
@@ -282,8 +282,8 @@ static void test_comm_rank(void)
     t.log.ncomms = 1;
     uint32_t x0 = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y0 = tp_var(&t, SYM_VAR_RANK_COMM, 0, 0, 0, 0);
-    tp_branch(&t, SYM_LE, 1, 1, y0, (int64_t)1);
-    tp_branch(&t, SYM_EQ, 0, 1, x0, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LE, 1, 1, y0, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_EQ, 0, 1, x0, (int64_t)1);
     mpi_semantics_params p = mpi(16);
     int sat;
     int64_t v[MAXV];
@@ -306,17 +306,17 @@ static void test_bitvector_overflow(void)
     sym_expr_add_const(&lhs, &rhs, 1);
     t.br[0].branch_id = 0;
     t.br[0].taken = 1;
-    MG_CHECK_INT(sym_expr_pred_make(&t.br[0].pred, &lhs, SYM_GT, &rhs, 32, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&t.br[0].pred, &lhs, SYM_EXPR_GT, &rhs, 32, 0), 0);
     t.log.nbranches = 1;
     sym_expr_free(&lhs);
     sym_expr_free(&rhs);
     mpi_semantics_params p = mpi(16);
     int sat;
     int64_t v[MAXV];
-    solver_z3 *si = make_solver(SOLVER_INT, 1);
+    solver_z3 *si = make_solver(SOLVER_Z3_INT, 1);
     MG_CHECK_INT(solver_query_solve(si, &t.log, 0, &p, &sat, v), 0);
     MG_CHECK_INT(sat, 0);
-    solver_z3 *sb = make_solver(SOLVER_BITVECTOR, 1);
+    solver_z3 *sb = make_solver(SOLVER_Z3_BITVECTOR, 1);
     MG_CHECK_INT(solver_query_solve(sb, &t.log, 0, &p, &sat, v), 0);
     MG_CHECK_INT(sat, 1);
     MG_CHECK_INT(v[x], INT32_MAX);
@@ -326,7 +326,7 @@ static void test_bitvector_overflow(void)
     uint32_t c = tp_var(&t, SYM_VAR_CHAR, 0, 0, 0, SYM_VAR_NO_COMM);
     sym_expr_init_var(&rhs, c, 1);
     sym_expr_add_const(&lhs, &rhs, -1);
-    MG_CHECK_INT(sym_expr_pred_make(&t.br[0].pred, &lhs, SYM_LT, &rhs, 8, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&t.br[0].pred, &lhs, SYM_EXPR_LT, &rhs, 8, 0), 0);
     t.log.nbranches = 1;
     sym_expr_free(&lhs);
     sym_expr_free(&rhs);
@@ -356,14 +356,14 @@ static void pigeonhole(sym_var *vars, sym_expr_pred_list *l, const sym_expr_pred
 {
     sym_expr_pred_list_init(l);
     for (uint32_t i = 0; i < PIGEONS; i++) {
-        vars[i] = (sym_var){i, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0};
+        vars[i] = (sym_var){i, SYM_VAR_INT, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 0};
         solve[i] = i;
-        sym_expr_pred_list_push_bound(l, i, SYM_GE, 0);
-        sym_expr_pred_list_push_bound(l, i, SYM_LE, PIGEONS - 2);
+        sym_expr_pred_list_push_bound(l, i, SYM_EXPR_GE, 0);
+        sym_expr_pred_list_push_bound(l, i, SYM_EXPR_LE, PIGEONS - 2);
     }
     for (uint32_t i = 0; i < PIGEONS; i++)
         for (uint32_t j = i + 1; j < PIGEONS; j++)
-            sym_expr_pred_list_push_relation(l, i, SYM_NE, j);
+            sym_expr_pred_list_push_relation(l, i, SYM_EXPR_NE, j);
     for (size_t i = 0; i < l->n; i++)
         pp[i] = &l->items[i];
 }
@@ -392,11 +392,11 @@ static void check_cancel_and_wall_clock(const sym_var *vars, const sym_expr_pred
     int sat = -1;
     int64_t v[PIGEONS];
     double t0 = now_s();
-    MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, 2 * PIGEONS, all, &sat, v), MG_ETIMEOUT);
+    MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, 2 * PIGEONS, all, &sat, v), MG_ERROR_ETIMEOUT);
     MG_CHECK(now_s() - t0 < 0.4); /* sooner than the 0.5 s limit: the cancel flag stopped it */
     cancel = 0;
     t0 = now_s();
-    MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, n, all, &sat, v), MG_ETIMEOUT);
+    MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, n, all, &sat, v), MG_ERROR_ETIMEOUT);
     double took = now_s() - t0;
     /* bounded, not punctual: at a load of 30 on 2 cores the solver's return comes late */
     MG_CHECK(took >= 0.45 && took < 5.0);
@@ -417,10 +417,10 @@ static void test_timeout(void)
     /* the deterministic budget in both modes, and once the wall clock (see solver_z3.h on
      * why it is not the default) */
     for (int round = 0; round < 3; round++) {
-        solver_z3 *s = round < 2 ? make_budgeted(SOLVER_INT, round, SMALL_RLIMIT, 0)
-                                 : make_budgeted(SOLVER_INT, 1, 0, SHORT_TIMEOUT_MS);
+        solver_z3 *s = round < 2 ? make_budgeted(SOLVER_Z3_INT, round, SMALL_RLIMIT, 0)
+                                 : make_budgeted(SOLVER_Z3_INT, 1, 0, SHORT_TIMEOUT_MS);
         int sat = -1;
-        MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, l.n, &all, &sat, v), MG_ETIMEOUT);
+        MG_CHECK_INT(solver_z3_check(s, vars, PIGEONS, pp, l.n, &all, &sat, v), MG_ERROR_ETIMEOUT);
         MG_CHECK_INT(sat, 0);
         MG_CHECK_INT(v[3], 0);
         /* the solver is still usable: the bounds alone are satisfiable */
@@ -452,13 +452,13 @@ static void test_incremental_matches_fresh(void)
         uint32_t b = (uint32_t)((a + 1 + mg_rng_below(&rng, RANDOM_VARS - 1)) % RANDOM_VARS);
         int64_t ca = 1 + (int64_t)mg_rng_below(&rng, 5), cb = -(int64_t)mg_rng_below(&rng, 4) - 1;
         /* with all values 0 each constraint must hold: choose op and constant accordingly */
-        int op = (int)mg_rng_below(&rng, 3) == 0 ? SYM_NE : SYM_LE;
-        int64_t k = op == SYM_NE ? 1 + (int64_t)mg_rng_below(&rng, 50)
+        int op = (int)mg_rng_below(&rng, 3) == 0 ? SYM_EXPR_NE : SYM_EXPR_LE;
+        int64_t k = op == SYM_EXPR_NE ? 1 + (int64_t)mg_rng_below(&rng, 50)
                                  : (int64_t)mg_rng_below(&rng, 50);
         tp_branch(&t, op, k, 2, a, ca, b, cb);
     }
     mpi_semantics_params p = mpi(16);
-    solver_z3 *inc = make_solver(SOLVER_INT, 1), *fresh = make_solver(SOLVER_INT, 0);
+    solver_z3 *inc = make_solver(SOLVER_Z3_INT, 1), *fresh = make_solver(SOLVER_Z3_INT, 0);
     int sats = 0;
     for (uint32_t target = 0; target < RANDOM_PATH; target++) {
         int s1 = -1, s2 = -1;
@@ -499,8 +499,8 @@ static void test_query_layout(void)
     tp_init(&t);
     uint32_t x = tp_var(&t, SYM_VAR_CHAR, 1, 1, 50, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_LONG, 2, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_GT, 0, 1, x, (int64_t)1);
-    tp_branch(&t, SYM_GT, 0, 2, x, (int64_t)1, y, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_GT, 0, 1, x, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_GT, 0, 2, x, (int64_t)1, y, (int64_t)1);
     mpi_semantics_params p = mpi(16);
     solver_query q;
     MG_CHECK_INT(solver_query_build(&t.log, 1, &p, &q), 0);
@@ -508,13 +508,13 @@ static void test_query_layout(void)
     MG_CHECK_INT(q.npreds, 5);
     MG_CHECK(q.preds[3] == &t.br[0].pred);
     MG_CHECK_INT(q.preds[2]->rhs.constant, 50);
-    MG_CHECK_INT(q.preds[4]->op, SYM_LE);
+    MG_CHECK_INT(q.preds[4]->op, SYM_EXPR_LE);
     MG_CHECK_INT(q.nsolve, 2);
     solver_query_free(&q);
-    MG_CHECK_INT(solver_query_build(&t.log, 2, &p, &q), MG_EINVAL);
+    MG_CHECK_INT(solver_query_build(&t.log, 2, &p, &q), MG_ERROR_EINVAL);
     t.vars[1].comm = 3; /* malformed declaration */
-    MG_CHECK_INT(solver_query_build(&t.log, 1, &p, &q), MG_EINVAL);
-    MG_CHECK_INT(solver_query_build(&t.log, 1, &p, NULL), MG_EINVAL);
+    MG_CHECK_INT(solver_query_build(&t.log, 1, &p, &q), MG_ERROR_EINVAL);
+    MG_CHECK_INT(solver_query_build(&t.log, 1, &p, NULL), MG_ERROR_EINVAL);
     tp_free(&t);
 }
 
@@ -524,43 +524,43 @@ static void test_bad_arguments(void)
     solver_z3_params_default(&bad);
     bad.semantics = 5;
     solver_z3 *s = NULL;
-    MG_CHECK_INT(solver_z3_create(&bad, &s), MG_EINVAL);
+    MG_CHECK_INT(solver_z3_create(&bad, &s), MG_ERROR_EINVAL);
     MG_CHECK(s == NULL);
-    MG_CHECK_INT(solver_z3_create(NULL, &s), MG_EINVAL);
-    s = make_solver(SOLVER_INT, 1);
-    sym_var v = {0, SYM_VAR_INT, SYM_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4};
+    MG_CHECK_INT(solver_z3_create(NULL, &s), MG_ERROR_EINVAL);
+    s = make_solver(SOLVER_Z3_INT, 1);
+    sym_var v = {0, SYM_VAR_INT, SYM_VAR_SORT_INT, 0, 0, SYM_VAR_NO_COMM, 4};
     sym_expr_pred_list l;
     sym_expr_pred_list_init(&l);
-    sym_expr_pred_list_push_bound(&l, 1, SYM_GE, 0); /* names var 1 of 1 */
+    sym_expr_pred_list_push_bound(&l, 1, SYM_EXPR_GE, 0); /* names var 1 of 1 */
     const sym_expr_pred *pp[1] = {&l.items[0]};
     uint32_t solve[1] = {0};
     int64_t val[1];
     int sat;
     solver_z3_targets t = {solve, 1, NULL, 0};
-    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 1, &t, &sat, val), MG_EINVAL);
-    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, NULL, val), MG_EINVAL);
-    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, NULL, &sat, val), MG_EINVAL);
+    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 1, &t, &sat, val), MG_ERROR_EINVAL);
+    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, NULL, val), MG_ERROR_EINVAL);
+    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, NULL, &sat, val), MG_ERROR_EINVAL);
     solve[0] = 3;
-    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_EINVAL);
+    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_ERROR_EINVAL);
     solve[0] = 0;
     /* the empty conjunction is satisfiable and keeps the value */
     MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), 0);
     MG_CHECK_INT(sat, 1);
     v.kind = 0; /* not a kind */
-    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_EINVAL);
+    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_ERROR_EINVAL);
     v.kind = SYM_VAR_INT;
     v.id = 1; /* not its index */
-    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_EINVAL);
+    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_ERROR_EINVAL);
     v.id = 0;
     uint32_t bad_keep[1] = {5};
     t.keep = bad_keep;
     t.nkeep = 1;
-    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_EINVAL);
+    MG_CHECK_INT(solver_z3_check(s, &v, 1, pp, 0, &t, &sat, val), MG_ERROR_EINVAL);
     mpi_semantics_params p = mpi(16);
-    MG_CHECK_INT(solver_query_solve(NULL, NULL, 0, &p, &sat, val), MG_EINVAL);
+    MG_CHECK_INT(solver_query_solve(NULL, NULL, 0, &p, &sat, val), MG_ERROR_EINVAL);
     mpi_semantics_params zero = mpi(0);
-    MG_CHECK_INT(mpi_semantics_world(&v, 1, &zero, &l), MG_EINVAL);
-    MG_CHECK_INT(mpi_semantics_var(&v, 1, NULL, 0, 1, &p, &l), MG_EINVAL);
+    MG_CHECK_INT(mpi_semantics_world(&v, 1, &zero, &l), MG_ERROR_EINVAL);
+    MG_CHECK_INT(mpi_semantics_var(&v, 1, NULL, 0, 1, &p, &l), MG_ERROR_EINVAL);
     sym_expr_pred_list_free(&l);
     solver_z3_destroy(s);
     solver_z3_destroy(NULL);
@@ -582,15 +582,15 @@ static int solve_tuned(solver_z3 *s, tpath *t, uint32_t target, const mpi_semant
  * x > 0 .. x > 3, x <= 4 tuned to x = 5 on its last negation, then x = 2 on the third. */
 static void test_tuning_then_next(void)
 {
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     mpi_semantics_params p = mpi(16);
     int64_t v[MAXV];
     tpath t;
     tp_init(&t);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 4, 0, 0, SYM_VAR_NO_COMM);
     for (int i = 0; i < 4; i++)
-        tp_branch(&t, SYM_GT, i, 1, x, (int64_t)1);
-    tp_branch(&t, SYM_LE, 4, 1, x, (int64_t)1);
+        tp_branch(&t, SYM_EXPR_GT, i, 1, x, (int64_t)1);
+    tp_branch(&t, SYM_EXPR_LE, 4, 1, x, (int64_t)1);
     MG_CHECK_INT(solve_tuned(s, &t, 4, &p, v, NULL), 1);
     MG_CHECK_INT(v[x], 5);
     int sat = -1;
@@ -603,7 +603,7 @@ static void test_tuning_then_next(void)
 
 static void test_input_tuning(void)
 {
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     mpi_semantics_params p = mpi(16);
     uint32_t checks = 0;
     int64_t v[MAXV];
@@ -611,7 +611,7 @@ static void test_input_tuning(void)
     tp_init(&t);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LE, 1000, 2, x, (int64_t)1, y, (int64_t)1); /* x + y <= 1000 */
+    tp_branch(&t, SYM_EXPR_LE, 1000, 2, x, (int64_t)1, y, (int64_t)1); /* x + y <= 1000 */
     MG_CHECK_INT(solve_tuned(s, &t, 0, &p, v, &checks), 1);
     MG_CHECK(v[x] + v[y] > 1000);
     MG_CHECK(v[x] <= 501 && v[y] <= 501);
@@ -622,10 +622,10 @@ static void test_input_tuning(void)
     x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     y = tp_var(&t, SYM_VAR_INT, 400, 0, 0, SYM_VAR_NO_COMM);
     uint32_t np = tp_var(&t, SYM_VAR_SIZE_WORLD, 12, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LE, 1000, 2, x, (int64_t)1, y, (int64_t)-1); /* x - y <= 1000 */
-    tp_branch(&t, SYM_GE, 300, 1, y, (int64_t)1);                  /* y >= 300 */
-    tp_branch(&t, SYM_GE, 4, 2, x, (int64_t)-1, np, (int64_t)1);   /* np - x >= 4 */
-    tp_branch(&t, SYM_LE, 5, 1, x, (int64_t)1);                    /* x <= 5 */
+    tp_branch(&t, SYM_EXPR_LE, 1000, 2, x, (int64_t)1, y, (int64_t)-1); /* x - y <= 1000 */
+    tp_branch(&t, SYM_EXPR_GE, 300, 1, y, (int64_t)1);                  /* y >= 300 */
+    tp_branch(&t, SYM_EXPR_GE, 4, 2, x, (int64_t)-1, np, (int64_t)1);   /* np - x >= 4 */
+    tp_branch(&t, SYM_EXPR_LE, 5, 1, x, (int64_t)1);                    /* x <= 5 */
     MG_CHECK_INT(solve_tuned(s, &t, 3, &p, v, &checks), 1);
     MG_CHECK_INT(v[x], 6);
     MG_CHECK_INT(v[y], 300);
@@ -634,12 +634,12 @@ static void test_input_tuning(void)
 
     tp_init(&t);
     x = tp_var(&t, SYM_VAR_INT, 5, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_NE, 1, 1, x, (int64_t)1); /* x != 1 */
+    tp_branch(&t, SYM_EXPR_NE, 1, 1, x, (int64_t)1); /* x != 1 */
     MG_CHECK_INT(solve_tuned(s, &t, 0, &p, v, &checks), 1);
     MG_CHECK_INT(v[x], 1);
     MG_CHECK_INT(checks, 1); /* a bound of 1 costs none; x == 0 refused on the way to 1 */
     int sat;
-    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 7, &p, NULL, 0, &sat, v, NULL), MG_EINVAL);
+    MG_CHECK_INT(solver_query_solve_tuned(s, &t.log, 7, &p, NULL, 0, &sat, v, NULL), MG_ERROR_EINVAL);
     tp_free(&t);
     solver_z3_destroy(s);
 }
@@ -657,11 +657,11 @@ static void test_tuning_canonical(void)
     uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t z = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_EQ, 0, 1, z, (int64_t)1);                  /* z == 0 */
-    tp_branch(&t, SYM_GE, -40, 1, x, (int64_t)1);                /* x >= -40 */
-    tp_branch(&t, SYM_LE, 10, 2, x, (int64_t)1, y, (int64_t)-1); /* x - y <= 10 */
-    solver_z3 *solvers[3] = {make_solver(SOLVER_INT, 1), make_solver(SOLVER_INT, 1),
-                             make_solver(SOLVER_INT, 0)};
+    tp_branch(&t, SYM_EXPR_EQ, 0, 1, z, (int64_t)1);                  /* z == 0 */
+    tp_branch(&t, SYM_EXPR_GE, -40, 1, x, (int64_t)1);                /* x >= -40 */
+    tp_branch(&t, SYM_EXPR_LE, 10, 2, x, (int64_t)1, y, (int64_t)-1); /* x - y <= 10 */
+    solver_z3 *solvers[3] = {make_solver(SOLVER_Z3_INT, 1), make_solver(SOLVER_Z3_INT, 1),
+                             make_solver(SOLVER_Z3_INT, 0)};
     int64_t v[MAXV];
     for (uint32_t target = 0; target < 3; target++) /* a history for the second solver */
         MG_CHECK_INT(solve_tuned(solvers[1], &t, target, &p, v, NULL), 1);
@@ -688,17 +688,17 @@ static void test_tuning_leaves_rank_negation(void)
     uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t np = tp_var(&t, SYM_VAR_SIZE_WORLD, 1, 0, 0, SYM_VAR_NO_COMM);
     uint32_t rank = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_GE, 0, 2, x, (int64_t)1, np, (int64_t)-1); /* x - np >= 0 */
-    tp_branch(&t, SYM_GE, 200, 2, x, (int64_t)1, y, (int64_t)1); /* x + y >= 200 */
-    tp_branch(&t, SYM_EQ, 0, 1, rank, (int64_t)1);               /* rank == 0 */
+    tp_branch(&t, SYM_EXPR_GE, 0, 2, x, (int64_t)1, np, (int64_t)-1); /* x - np >= 0 */
+    tp_branch(&t, SYM_EXPR_GE, 200, 2, x, (int64_t)1, y, (int64_t)1); /* x + y >= 200 */
+    tp_branch(&t, SYM_EXPR_EQ, 0, 1, rank, (int64_t)1);               /* rank == 0 */
     int64_t plain[MAXV], tuned[MAXV];
     int sat = -1;
     uint32_t checks = 99;
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     MG_CHECK_INT(solver_query_solve(s, &t.log, 2, &p, &sat, plain), 0);
     MG_CHECK_INT(sat, 1);
     solver_z3_destroy(s);
-    s = make_solver(SOLVER_INT, 1);
+    s = make_solver(SOLVER_Z3_INT, 1);
     MG_CHECK_INT(solve_tuned(s, &t, 2, &p, tuned, &checks), 1);
     MG_CHECK_INT(checks, 0);
     MG_CHECK(tuned[rank] != 0);
@@ -716,18 +716,18 @@ static void test_tuning_leaves_rank_negation(void)
 static void test_tuning_avoids_runs_made(void)
 {
     mpi_semantics_params p = mpi(6);
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     tpath t;
     tp_init(&t);
     uint32_t z = tp_var(&t, SYM_VAR_INT, -3, 0, 0, SYM_VAR_NO_COMM);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t rank = tp_var(&t, SYM_VAR_RANK_WORLD, 0, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LE, 0, 1, z, (int64_t)1);                 /* 0: z <= 0 */
-    tp_branch(&t, SYM_LE, 4, 1, y, (int64_t)1);                 /* 1: y <= 4 */
-    tp_branch(&t, SYM_LE, 10, 2, x, (int64_t)1, y, (int64_t)1); /* 2: x + y <= 10 */
-    tp_branch(&t, SYM_EQ, 0, 1, rank, (int64_t)1);              /* 3: rank == 0 */
-    tp_branch(&t, SYM_NE, 7, 1, x, (int64_t)1);                 /* 4: x != 7 */
+    tp_branch(&t, SYM_EXPR_LE, 0, 1, z, (int64_t)1);                 /* 0: z <= 0 */
+    tp_branch(&t, SYM_EXPR_LE, 4, 1, y, (int64_t)1);                 /* 1: y <= 4 */
+    tp_branch(&t, SYM_EXPR_LE, 10, 2, x, (int64_t)1, y, (int64_t)1); /* 2: x + y <= 10 */
+    tp_branch(&t, SYM_EXPR_EQ, 0, 1, rank, (int64_t)1);              /* 3: rank == 0 */
+    tp_branch(&t, SYM_EXPR_NE, 7, 1, x, (int64_t)1);                 /* 4: x != 7 */
     int64_t v[3][MAXV];
     const int64_t *avoid[2] = {v[0], v[1]};
     int sat = -1;
@@ -779,12 +779,12 @@ static void test_sizes_left_out(void)
     tp_init(&t);
     uint32_t n = tp_var(&t, SYM_VAR_SIZE_WORLD, 2, 0, 0, SYM_VAR_NO_COMM);
     uint32_t x = tp_var(&t, SYM_VAR_INT, 1, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LE, 0, 2, x, (int64_t)2, n, (int64_t)-1); /* 2p - size <= 0 */
-    tp_branch(&t, SYM_LE, 2, 1, n, (int64_t)1);                 /* the loop's exit */
-    tp_branch(&t, SYM_LE, 1, 1, x, (int64_t)1);                 /* p <= 1 */
-    tp_branch(&t, SYM_LE, 2, 1, n, (int64_t)1);                 /* another loop's exit */
+    tp_branch(&t, SYM_EXPR_LE, 0, 2, x, (int64_t)2, n, (int64_t)-1); /* 2p - size <= 0 */
+    tp_branch(&t, SYM_EXPR_LE, 2, 1, n, (int64_t)1);                 /* the loop's exit */
+    tp_branch(&t, SYM_EXPR_LE, 1, 1, x, (int64_t)1);                 /* p <= 1 */
+    tp_branch(&t, SYM_EXPR_LE, 2, 1, n, (int64_t)1);                 /* another loop's exit */
     mpi_semantics_params p = mpi(4);
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     int sat = -1;
     int64_t v[MAXV];
     MG_CHECK_INT(solver_query_solve(s, &t.log, 2, &p, &sat, v), 0);
@@ -813,14 +813,14 @@ static void test_solve_earlier(void)
     tp_init(&t);
     uint32_t l1 = tp_var(&t, SYM_VAR_INT, 0, 0, 0, SYM_VAR_NO_COMM);
     uint32_t y = tp_var(&t, SYM_VAR_INT, 5, 0, 0, SYM_VAR_NO_COMM);
-    tp_branch(&t, SYM_LE, 9, 1, y, (int64_t)1);  /* 0: y <= 9 */
-    tp_branch(&t, SYM_GE, 0, 1, l1, (int64_t)1); /* 1: l1 >= 0 */
-    tp_branch(&t, SYM_EQ, 0, 1, l1, (int64_t)1); /* 2: the check, l1 == 0 */
-    tp_branch(&t, SYM_GE, 3, 1, y, (int64_t)1);  /* 3: y >= 3 */
-    tp_branch(&t, SYM_LE, 0, 1, l1, (int64_t)1); /* 4: the dispatch, l1 <= 0 */
-    tp_branch(&t, SYM_EQ, 5, 1, y, (int64_t)1);  /* 5: y == 5 */
+    tp_branch(&t, SYM_EXPR_LE, 9, 1, y, (int64_t)1);  /* 0: y <= 9 */
+    tp_branch(&t, SYM_EXPR_GE, 0, 1, l1, (int64_t)1); /* 1: l1 >= 0 */
+    tp_branch(&t, SYM_EXPR_EQ, 0, 1, l1, (int64_t)1); /* 2: the check, l1 == 0 */
+    tp_branch(&t, SYM_EXPR_GE, 3, 1, y, (int64_t)1);  /* 3: y >= 3 */
+    tp_branch(&t, SYM_EXPR_LE, 0, 1, l1, (int64_t)1); /* 4: the dispatch, l1 <= 0 */
+    tp_branch(&t, SYM_EXPR_EQ, 5, 1, y, (int64_t)1);  /* 5: y == 5 */
     mpi_semantics_params p = mpi(4);
-    solver_z3 *s = make_solver(SOLVER_INT, 1);
+    solver_z3 *s = make_solver(SOLVER_Z3_INT, 1);
     int sat = -1;
     int64_t v[MAXV];
     MG_CHECK_INT(solver_query_solve(s, &t.log, 4, &p, &sat, v), 0);
@@ -832,10 +832,10 @@ static void test_solve_earlier(void)
     MG_CHECK_INT(v[l1], 1); /* tuned: the smallest l1 past both */
     MG_CHECK_INT(v[y], 5);  /* not in the slice */
     MG_CHECK(checks >= 3);
-    tp_branch(&t, SYM_EQ, 0, 0); /* 6: 0 == 0, whose negation no path leaves for */
+    tp_branch(&t, SYM_EXPR_EQ, 0, 0); /* 6: 0 == 0, whose negation no path leaves for */
     MG_CHECK_INT(solver_query_solve_earlier(s, &t.log, 6, &p, &sat, v, &at, &checks), 0);
     MG_CHECK_INT(sat, 0);
-    MG_CHECK_INT(solver_query_solve_earlier(NULL, &t.log, 4, &p, &sat, v, &at, &checks), MG_EINVAL);
+    MG_CHECK_INT(solver_query_solve_earlier(NULL, &t.log, 4, &p, &sat, v, &at, &checks), MG_ERROR_EINVAL);
     tp_free(&t);
     solver_z3_destroy(s);
 }

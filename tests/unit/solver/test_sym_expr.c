@@ -49,7 +49,7 @@ static void test_arithmetic(void)
     MG_CHECK(sym_expr_equal(&z, &d));
     MG_CHECK(!sym_expr_equal(&e, &s));
     /* a var id past the assignment is rejected */
-    MG_CHECK_INT(sym_expr_eval(&e, vals, 2, &v), MG_EINVAL);
+    MG_CHECK_INT(sym_expr_eval(&e, vals, 2, &v), MG_ERROR_EINVAL);
     sym_expr_free(&e);
     sym_expr_free(&n);
     sym_expr_free(&s);
@@ -62,22 +62,22 @@ static void test_overflow(void)
 {
     sym_expr big, out, c;
     MG_CHECK_INT(sym_expr_init_var(&big, 1, INT64_MAX), 0);
-    MG_CHECK_INT(sym_expr_add(&out, &big, &big), MG_ERANGE);
+    MG_CHECK_INT(sym_expr_add(&out, &big, &big), MG_ERROR_ERANGE);
     MG_CHECK_INT(out.nterms, 0);
-    MG_CHECK_INT(sym_expr_scale(&out, &big, 2), MG_ERANGE);
+    MG_CHECK_INT(sym_expr_scale(&out, &big, 2), MG_ERROR_ERANGE);
     MG_CHECK_INT(sym_expr_scale(&out, &big, -1), 0);
     MG_CHECK_INT(out.terms[0].coef, -INT64_MAX);
     sym_expr_free(&out);
     sym_expr_init_const(&c, INT64_MIN);
-    MG_CHECK_INT(sym_expr_negate(&out, &c), MG_ERANGE);
-    MG_CHECK_INT(sym_expr_add_const(&out, &c, -1), MG_ERANGE);
+    MG_CHECK_INT(sym_expr_negate(&out, &c), MG_ERROR_ERANGE);
+    MG_CHECK_INT(sym_expr_add_const(&out, &c, -1), MG_ERROR_ERANGE);
     /* evaluation overflow */
     int64_t vals[2] = {0, 2}, v;
-    MG_CHECK_INT(sym_expr_eval(&big, vals, 2, &v), MG_ERANGE);
+    MG_CHECK_INT(sym_expr_eval(&big, vals, 2, &v), MG_ERROR_ERANGE);
     /* aliasing the output is refused */
-    MG_CHECK_INT(sym_expr_add(&big, &big, &c), MG_EINVAL);
-    MG_CHECK_INT(sym_expr_scale(&big, &big, 2), MG_EINVAL);
-    MG_CHECK_INT(sym_expr_add_const(&big, &big, 2), MG_EINVAL);
+    MG_CHECK_INT(sym_expr_add(&big, &big, &c), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sym_expr_scale(&big, &big, 2), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sym_expr_add_const(&big, &big, 2), MG_ERROR_EINVAL);
     sym_expr_free(&big);
     MG_CHECK_INT(sym_expr_init_var(&big, 3, 0), 0);
     MG_CHECK_INT(big.nterms, 0);
@@ -89,35 +89,35 @@ static void test_predicates(void)
     sym_expr_pred p, q, r;
     make_sample(&e);
     sym_expr_init_const(&k, 9);
-    MG_CHECK_INT(sym_expr_pred_make(&p, &e, SYM_LE, &k, 32, 0), 0);
+    MG_CHECK_INT(sym_expr_pred_make(&p, &e, SYM_EXPR_LE, &k, 32, 0), 0);
     int64_t vals[3] = {4, 0, 5};
     int t = -1;
     MG_CHECK_INT(sym_expr_pred_eval(&p, vals, 3, &t), 0);
     MG_CHECK_INT(t, 1); /* 9 <= 9 */
     MG_CHECK_INT(sym_expr_pred_negate(&q, &p), 0);
-    MG_CHECK_INT(q.op, SYM_GT);
+    MG_CHECK_INT(q.op, SYM_EXPR_GT);
     MG_CHECK_INT(sym_expr_pred_eval(&q, vals, 3, &t), 0);
     MG_CHECK_INT(t, 0);
     MG_CHECK(!sym_expr_pred_equal(&p, &q));
     MG_CHECK_INT(sym_expr_pred_copy(&r, &p), 0);
     MG_CHECK(sym_expr_pred_equal(&p, &r));
-    MG_CHECK_INT(sym_expr_op_negate(SYM_EQ), SYM_NE);
-    MG_CHECK_INT(sym_expr_op_negate(SYM_LT), SYM_GE);
-    MG_CHECK_INT(sym_expr_op_negate(SYM_GE), SYM_LT);
-    MG_CHECK_INT(sym_expr_op_negate(77), SYM_OP_END);
+    MG_CHECK_INT(sym_expr_op_negate(SYM_EXPR_EQ), SYM_EXPR_NE);
+    MG_CHECK_INT(sym_expr_op_negate(SYM_EXPR_LT), SYM_EXPR_GE);
+    MG_CHECK_INT(sym_expr_op_negate(SYM_EXPR_GE), SYM_EXPR_LT);
+    MG_CHECK_INT(sym_expr_op_negate(77), SYM_EXPR_OP_END);
     sym_expr_pred_free(&r);
-    MG_CHECK_INT(sym_expr_pred_make(&r, &e, 77, &k, 0, 0), MG_EINVAL);
-    MG_CHECK_INT(sym_expr_pred_make(&r, &e, SYM_EQ, &k, 12, 0), MG_EINVAL);
+    MG_CHECK_INT(sym_expr_pred_make(&r, &e, 77, &k, 0, 0), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sym_expr_pred_make(&r, &e, SYM_EXPR_EQ, &k, 12, 0), MG_ERROR_EINVAL);
     sym_expr_pred_free(&r);
     /* every operator on 9 vs 9 */
-    static const int expect[SYM_OP_END] = {1, 0, 0, 1, 0, 1};
-    for (int op = 0; op < SYM_OP_END; op++) {
+    static const int expect[SYM_EXPR_OP_END] = {1, 0, 0, 1, 0, 1};
+    for (int op = 0; op < SYM_EXPR_OP_END; op++) {
         p.op = (uint8_t)op;
         MG_CHECK_INT(sym_expr_pred_eval(&p, vals, 3, &t), 0);
         MG_CHECK_INT(t, expect[op]);
     }
     p.op = 99;
-    MG_CHECK_INT(sym_expr_pred_eval(&p, vals, 3, &t), MG_EINVAL);
+    MG_CHECK_INT(sym_expr_pred_eval(&p, vals, 3, &t), MG_ERROR_EINVAL);
     sym_expr_pred_free(&p);
     sym_expr_pred_free(&q);
     sym_expr_free(&e);
@@ -128,8 +128,8 @@ static void test_pred_list(void)
     sym_expr_pred_list l;
     sym_expr_pred_list_init(&l);
     for (int i = 0; i < 20; i++)
-        MG_CHECK_INT(sym_expr_pred_list_push_bound(&l, (uint32_t)i, SYM_LE, i), 0);
-    MG_CHECK_INT(sym_expr_pred_list_push_relation(&l, 1, SYM_LT, 2), 0);
+        MG_CHECK_INT(sym_expr_pred_list_push_bound(&l, (uint32_t)i, SYM_EXPR_LE, i), 0);
+    MG_CHECK_INT(sym_expr_pred_list_push_relation(&l, 1, SYM_EXPR_LT, 2), 0);
     MG_CHECK_INT(l.n, 21);
     int64_t vals[21] = {0};
     vals[2] = 5;
@@ -159,23 +159,23 @@ static void test_var_kinds(void)
     MG_CHECK_INT(sgn, 0);
     MG_CHECK_INT(sym_var_kind_domain(SYM_VAR_SIZE_WORLD, &lo, NULL, NULL, NULL), 0);
     MG_CHECK_INT(lo, 1);
-    MG_CHECK_INT(sym_var_kind_domain(0, &lo, &hi, &bits, &sgn), MG_EINVAL);
-    MG_CHECK_INT(sym_var_kind_domain(SYM_VAR_KIND_END, NULL, NULL, NULL, NULL), MG_EINVAL);
-    sym_var v = {0, SYM_VAR_INT, SYM_SORT_INT, 1, 10, SYM_VAR_NO_COMM, 3};
+    MG_CHECK_INT(sym_var_kind_domain(0, &lo, &hi, &bits, &sgn), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sym_var_kind_domain(SYM_VAR_KIND_END, NULL, NULL, NULL, NULL), MG_ERROR_EINVAL);
+    sym_var v = {0, SYM_VAR_INT, SYM_VAR_SORT_INT, 1, 10, SYM_VAR_NO_COMM, 3};
     MG_CHECK_INT(sym_var_check(&v), 0);
     v.cap = INT64_MIN; /* below the int domain */
-    MG_CHECK_INT(sym_var_check(&v), MG_EINVAL);
+    MG_CHECK_INT(sym_var_check(&v), MG_ERROR_EINVAL);
     v.cap = 10;
     v.comm = 0; /* an input has no communicator */
-    MG_CHECK_INT(sym_var_check(&v), MG_EINVAL);
+    MG_CHECK_INT(sym_var_check(&v), MG_ERROR_EINVAL);
     v.kind = SYM_VAR_RANK_COMM;
     MG_CHECK_INT(sym_var_check(&v), 0);
     v.comm = SYM_VAR_NO_COMM;
-    MG_CHECK_INT(sym_var_check(&v), MG_EINVAL);
+    MG_CHECK_INT(sym_var_check(&v), MG_ERROR_EINVAL);
     v.kind = SYM_VAR_INT;
     v.sort = 7;
-    MG_CHECK_INT(sym_var_check(&v), MG_EINVAL);
-    MG_CHECK_INT(sym_var_check(NULL), MG_EINVAL);
+    MG_CHECK_INT(sym_var_check(&v), MG_ERROR_EINVAL);
+    MG_CHECK_INT(sym_var_check(NULL), MG_ERROR_EINVAL);
     MG_CHECK(sym_var_is_mpi(SYM_VAR_RANK_WORLD));
     MG_CHECK(!sym_var_is_mpi(SYM_VAR_LONG));
 }

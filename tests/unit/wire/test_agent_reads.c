@@ -26,7 +26,7 @@ static void read_fake(void *ctx, int32_t rank, int kind, agent_proto_reading *ou
                            .counter_known = 1,
                            .fn = (uint32_t)rank + 1,
                            .counter = 100u * (uint64_t)rank,
-                           .cpu_time_ns = kind != AGENT_READ_PLAIN ? 7 : -1,
+                           .cpu_time_ns = kind != AGENT_READS_PLAIN ? 7 : -1,
                            .cpu_slices = kind,
                            .held_ns = 1000 * (int64_t)rank + 1,
                            .frozen_ns = rank};
@@ -39,9 +39,9 @@ static void serve_once(int fd, int *reads)
     agent_proto_msg_type type;
     agent_proto_cursor c;
     char err[160];
-    MG_CHECK_INT(agent_proto_recv(fd, &in, &type, &c, err, sizeof err), MG_OK);
-    MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, reads, &out, err, sizeof err), MG_OK);
-    MG_CHECK_INT(agent_proto_send(fd, &out), MG_OK);
+    MG_CHECK_INT(agent_proto_recv(fd, &in, &type, &c, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, reads, &out, err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_send(fd, &out), MG_ERROR_OK);
     agent_proto_buf_free(&in);
     agent_proto_buf_free(&out);
 }
@@ -87,24 +87,24 @@ static void one_frame_each_way_per_agent(void)
     char err[160];
     for (int a = 0; a < NAGENTS; a++) {
         agent_proto_buf req = {0};
-        MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_MSG_READ), MG_OK);
-        MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READ_CPU_TIME), MG_OK);
-        MG_CHECK_INT(agent_proto_put_u32(&req, (uint32_t)asks[a].count), MG_OK);
+        MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_PROTO_MSG_READ), MG_ERROR_OK);
+        MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READS_CPU_TIME), MG_ERROR_OK);
+        MG_CHECK_INT(agent_proto_put_u32(&req, (uint32_t)asks[a].count), MG_ERROR_OK);
         for (size_t i = 0; i < asks[a].count; i++)
-            MG_CHECK_INT(agent_proto_put_u32(&req, (uint32_t)asks[a].ranks[i]), MG_OK);
+            MG_CHECK_INT(agent_proto_put_u32(&req, (uint32_t)asks[a].ranks[i]), MG_ERROR_OK);
         agent_proto_frame_finish(&req);
-        MG_CHECK_INT(agent_proto_send(pairs[a][0], &req), MG_OK);
+        MG_CHECK_INT(agent_proto_send(pairs[a][0], &req), MG_ERROR_OK);
         serve_once(pairs[a][1], &reads);
         agent_proto_buf_free(&req);
     }
     MG_CHECK_INT(reads, 5);
-    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READ_CPU_TIME, &scratch, &stats, err,
+    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READS_CPU_TIME, &scratch, &stats, err,
                                    sizeof err),
-                 MG_OK);
+                 MG_ERROR_OK);
     MG_CHECK_INT((int)stats.rounds, 1);
     MG_CHECK_INT((int)stats.frames, 6);
     for (int a = 0; a < NAGENTS; a++) {
-        MG_CHECK_INT(asks[a].rc, MG_OK);
+        MG_CHECK_INT(asks[a].rc, MG_ERROR_OK);
         for (size_t i = 0; i < asks[a].count; i++) {
             MG_CHECK_INT(asks[a].out[i].rank, asks[a].ranks[i]);
             MG_CHECK(asks[a].out[i].counter == 100u * (uint64_t)asks[a].ranks[i]);
@@ -135,28 +135,28 @@ static void a_failing_agent_leaves_the_others_intact(void)
     /* agent 0 answers rank 0 only (a wrong count), agent 1 is gone, agent 2 answers right */
     agent_proto_buf bad = {0};
     agent_proto_reading r0 = {.rank = 0};
-    MG_CHECK_INT(agent_proto_frame_begin(&bad, AGENT_MSG_READINGS), MG_OK);
-    MG_CHECK_INT(agent_proto_put_u32(&bad, 1) || agent_proto_put_reading(&bad, &r0), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&bad, AGENT_PROTO_MSG_READINGS), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_put_u32(&bad, 1) || agent_proto_put_reading(&bad, &r0), MG_ERROR_OK);
     agent_proto_frame_finish(&bad);
-    MG_CHECK_INT(agent_proto_send(pairs[0][1], &bad), MG_OK);
+    MG_CHECK_INT(agent_proto_send(pairs[0][1], &bad), MG_ERROR_OK);
     close(pairs[1][1]);
     agent_proto_buf req = {0};
-    MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READ_PLAIN) || agent_proto_put_u32(&req, 3) ||
+    MG_CHECK_INT(agent_proto_frame_begin(&req, AGENT_PROTO_MSG_READ), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_put_u32(&req, AGENT_READS_PLAIN) || agent_proto_put_u32(&req, 3) ||
                      agent_proto_put_u32(&req, 6) || agent_proto_put_u32(&req, 7) ||
                      agent_proto_put_u32(&req, 8),
-                 MG_OK);
+                 MG_ERROR_OK);
     agent_proto_frame_finish(&req);
-    MG_CHECK_INT(agent_proto_send(pairs[2][0], &req), MG_OK);
+    MG_CHECK_INT(agent_proto_send(pairs[2][0], &req), MG_ERROR_OK);
     serve_once(pairs[2][1], &reads);
     agent_proto_buf scratch = {0};
     char err[160];
-    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READ_PLAIN, &scratch, NULL, err, sizeof err),
-                 MG_OK);
-    MG_CHECK_INT(asks[0].rc, MG_EFORMAT);
+    MG_CHECK_INT(agent_reads_round(asks, NAGENTS, AGENT_READS_PLAIN, &scratch, NULL, err, sizeof err),
+                 MG_ERROR_OK);
+    MG_CHECK_INT(asks[0].rc, MG_ERROR_EFORMAT);
     MG_CHECK(strstr(err, "another frame") != NULL);
-    MG_CHECK(asks[1].rc == MG_EIO);
-    MG_CHECK_INT(asks[2].rc, MG_OK);
+    MG_CHECK(asks[1].rc == MG_ERROR_EIO);
+    MG_CHECK_INT(asks[2].rc, MG_ERROR_OK);
     for (int i = 0; i < 3; i++) {
         MG_CHECK(asks[0].out[i].unseen && asks[1].out[i].unseen);
         MG_CHECK(!asks[2].out[i].unseen && asks[2].out[i].counter == 100u * (uint64_t)(6 + i));
@@ -174,7 +174,7 @@ static void a_failing_agent_leaves_the_others_intact(void)
  * gives the agent's reader that kind, and a relay that kind with its ranks. */
 static void the_kind_reaches_the_agent(void)
 {
-    static const int kinds[] = {AGENT_READ_PLAIN, AGENT_READ_CPU_TIME, AGENT_READ_GAP_ONLY};
+    static const int kinds[] = {AGENT_READS_PLAIN, AGENT_READS_CPU_TIME, AGENT_READS_GAP_ONLY};
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
         int pair[2], reads = 0, kind = -1, ranks[2];
         size_t count = 0;
@@ -184,25 +184,25 @@ static void the_kind_reaches_the_agent(void)
         agent_reads_ask ask = {.fd = pair[0], .ranks = asked, .count = 1, .out = &got};
         agent_proto_buf b = {0}, in = {0};
         agent_proto_reading early = {.rank = 4};
-        MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_READINGS), MG_OK);
-        MG_CHECK_INT(agent_proto_put_u32(&b, 1) || agent_proto_put_reading(&b, &early), MG_OK);
+        MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_PROTO_MSG_READINGS), MG_ERROR_OK);
+        MG_CHECK_INT(agent_proto_put_u32(&b, 1) || agent_proto_put_reading(&b, &early), MG_ERROR_OK);
         agent_proto_frame_finish(&b);
-        MG_CHECK_INT(agent_proto_send(pair[1], &b), MG_OK);
+        MG_CHECK_INT(agent_proto_send(pair[1], &b), MG_ERROR_OK);
         char err[160];
-        MG_CHECK_INT(agent_reads_round(&ask, 1, kinds[k], &b, NULL, err, sizeof err), MG_OK);
-        MG_CHECK_INT(ask.rc, MG_OK);
+        MG_CHECK_INT(agent_reads_round(&ask, 1, kinds[k], &b, NULL, err, sizeof err), MG_ERROR_OK);
+        MG_CHECK_INT(ask.rc, MG_ERROR_OK);
         agent_proto_msg_type type;
         agent_proto_cursor c;
-        MG_CHECK_INT(agent_proto_recv(pair[1], &in, &type, &c, err, sizeof err), MG_OK);
-        MG_CHECK_INT(agent_reads_ranks(type, &c, &kind, ranks, 2, &count, err, sizeof err), MG_OK);
+        MG_CHECK_INT(agent_proto_recv(pair[1], &in, &type, &c, err, sizeof err), MG_ERROR_OK);
+        MG_CHECK_INT(agent_reads_ranks(type, &c, &kind, ranks, 2, &count, err, sizeof err), MG_ERROR_OK);
         MG_CHECK_INT(kind, kinds[k]);
         MG_CHECK(count == 1 && ranks[0] == 4);
-        MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, &reads, &b, err, sizeof err), MG_OK);
+        MG_CHECK_INT(agent_reads_answer(type, &c, read_fake, &reads, &b, err, sizeof err), MG_ERROR_OK);
         MG_CHECK_INT(reads, 1);
-        agent_proto_cursor answer = {b.data + AGENT_FRAME_HEADER, b.data + b.len};
+        agent_proto_cursor answer = {b.data + AGENT_PROTO_FRAME_HEADER, b.data + b.len};
         uint32_t n;
-        MG_CHECK(agent_proto_get_u32(&answer, &n) == MG_OK && n == 1);
-        MG_CHECK_INT(agent_proto_get_reading(&answer, &got), MG_OK);
+        MG_CHECK(agent_proto_get_u32(&answer, &n) == MG_ERROR_OK && n == 1);
+        MG_CHECK_INT(agent_proto_get_reading(&answer, &got), MG_ERROR_OK);
         MG_CHECK_INT(got.cpu_slices, kinds[k]);
         close(pair[0]);
         close(pair[1]);
@@ -216,12 +216,12 @@ static size_t read_payload(uint8_t *p, uint32_t kind, uint32_t count, const uint
                            size_t nranks)
 {
     agent_proto_buf b = {0};
-    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_READ), MG_OK);
-    MG_CHECK_INT(agent_proto_put_u32(&b, kind) || agent_proto_put_u32(&b, count), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_PROTO_MSG_READ), MG_ERROR_OK);
+    MG_CHECK_INT(agent_proto_put_u32(&b, kind) || agent_proto_put_u32(&b, count), MG_ERROR_OK);
     for (size_t i = 0; i < nranks; i++)
-        MG_CHECK_INT(agent_proto_put_u32(&b, ranks[i]), MG_OK);
-    size_t n = b.len - AGENT_FRAME_HEADER;
-    memcpy(p, b.data + AGENT_FRAME_HEADER, n);
+        MG_CHECK_INT(agent_proto_put_u32(&b, ranks[i]), MG_ERROR_OK);
+    size_t n = b.len - AGENT_PROTO_FRAME_HEADER;
+    memcpy(p, b.data + AGENT_PROTO_FRAME_HEADER, n);
     agent_proto_buf_free(&b);
     return n;
 }
@@ -235,48 +235,48 @@ static void bad_requests_are_refused(void)
     mg_rng rng;
     mg_rng_seed(&rng, 31);
     /* a count past what the payload holds: refused before anything is read */
-    size_t n = read_payload(payload, AGENT_READ_PLAIN, 3, (const uint32_t[]){9}, 1);
+    size_t n = read_payload(payload, AGENT_READS_PLAIN, 3, (const uint32_t[]){9}, 1);
     agent_proto_cursor c = {payload, payload + n};
-    MG_CHECK_INT(agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
-                 MG_EFORMAT);
+    MG_CHECK_INT(agent_reads_answer(AGENT_PROTO_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
+                 MG_ERROR_EFORMAT);
     MG_CHECK_INT(reads, 0);
     c = (agent_proto_cursor){payload, payload + n};
     MG_CHECK_INT(
-        agent_reads_answer(AGENT_MSG_STACKS, &c, read_fake, &reads, &reply, err, sizeof err),
-        MG_EFORMAT);
+        agent_reads_answer(AGENT_PROTO_MSG_STACKS, &c, read_fake, &reads, &reply, err, sizeof err),
+        MG_ERROR_EFORMAT);
     /* a kind no version has (2 is GAP_ONLY without CPU_TIME): refused, named, nothing read */
     static const uint32_t unknown[] = {2, 4, 8, 0xffffffffu};
     for (size_t k = 0; k < sizeof unknown / sizeof *unknown; k++) {
         n = read_payload(payload, unknown[k], 1, (const uint32_t[]){9}, 1);
         c = (agent_proto_cursor){payload, payload + n};
         MG_CHECK_INT(
-            agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
-            MG_EFORMAT);
+            agent_reads_answer(AGENT_PROTO_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err),
+            MG_ERROR_EFORMAT);
         MG_CHECK(strstr(err, "unknown kind") != NULL);
         MG_CHECK_INT(reads, 0);
         int ranks[2];
         size_t count;
         c = (agent_proto_cursor){payload, payload + n};
         err[0] = '\0';
-        MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
-                     MG_EFORMAT);
+        MG_CHECK_INT(agent_reads_ranks(AGENT_PROTO_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
+                     MG_ERROR_EFORMAT);
         MG_CHECK(strstr(err, "unknown kind") != NULL);
     }
     /* a relay peeks at the ranks, past max refused, the request left for the answer */
     int ranks[2];
     size_t count;
-    n = read_payload(payload, AGENT_READ_GAP_ONLY, 1, (const uint32_t[]){9}, 1);
+    n = read_payload(payload, AGENT_READS_GAP_ONLY, 1, (const uint32_t[]){9}, 1);
     c = (agent_proto_cursor){payload, payload + n};
-    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
-                 MG_OK);
+    MG_CHECK_INT(agent_reads_ranks(AGENT_PROTO_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
+                 MG_ERROR_OK);
     MG_CHECK_INT((int)count, 1);
     MG_CHECK_INT(ranks[0], 9);
-    MG_CHECK_INT(kind, AGENT_READ_GAP_ONLY);
+    MG_CHECK_INT(kind, AGENT_READS_GAP_ONLY);
     MG_CHECK(c.p == payload);
-    n = read_payload(payload, AGENT_READ_PLAIN, 3, (const uint32_t[]){9, 1, 2}, 3);
+    n = read_payload(payload, AGENT_READS_PLAIN, 3, (const uint32_t[]){9, 1, 2}, 3);
     c = (agent_proto_cursor){payload, payload + n};
-    MG_CHECK_INT(agent_reads_ranks(AGENT_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
-                 MG_EFORMAT);
+    MG_CHECK_INT(agent_reads_ranks(AGENT_PROTO_MSG_READ, &c, &kind, ranks, 2, &count, err, sizeof err),
+                 MG_ERROR_EFORMAT);
     for (int k = 0; k < 20000; k++) {
         n = (size_t)mg_rng_below(&rng, sizeof payload + 1);
         for (size_t i = 0; i < n; i++)
@@ -286,8 +286,8 @@ static void bad_requests_are_refused(void)
             memset(payload, 0, 4);
         c = (agent_proto_cursor){payload, payload + n};
         int rc =
-            agent_reads_answer(AGENT_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err);
-        MG_CHECK(rc == MG_OK || rc == MG_EFORMAT);
+            agent_reads_answer(AGENT_PROTO_MSG_READ, &c, read_fake, &reads, &reply, err, sizeof err);
+        MG_CHECK(rc == MG_ERROR_OK || rc == MG_ERROR_EFORMAT);
     }
     agent_proto_buf_free(&reply);
 }

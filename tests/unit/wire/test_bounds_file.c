@@ -88,9 +88,9 @@ static void p_minus_1_form_round_trip(void)
     MG_CHECK_INT(
         protect_bounds_load(path_in_dir("b.txt"), NULL, 8, tables, &params, err, sizeof err), 0);
     scaling_bounds_limit lim;
-    MG_CHECK_INT(scaling_bounds_nmax(&tables[0][0][0], SCALING_GATHERV, 1, 8, &lim), 0);
+    MG_CHECK_INT(scaling_bounds_nmax(&tables[0][0][0], SCALING_COLL_GATHERV, 1, 8, &lim), 0);
     MG_CHECK_INT(lim.n_max, 301989888);
-    MG_CHECK_INT(lim.form, SCALING_FORM_NPM1);
+    MG_CHECK_INT(lim.form, SCALING_BOUNDS_FORM_NPM1);
     bounds_file_free(&back);
     bounds_file_free(&d);
 }
@@ -115,12 +115,12 @@ static void refused_forms(void)
         const char *says;
     } cases[] = {
         {"mpiguard-bounds/4", "sn(P-1)", 0, ""},
-        {"mpiguard-bounds/3", "n(P-1)", MG_EFORMAT,
+        {"mpiguard-bounds/3", "n(P-1)", MG_ERROR_EFORMAT,
          "entry 0 is malformed (a form sn(P-1) or n(P-1) needs mpiguard-bounds/4)"},
-        {"mpiguard-bounds/1", "sn(P-1)", MG_EFORMAT,
+        {"mpiguard-bounds/1", "sn(P-1)", MG_ERROR_EFORMAT,
          "an in-place one mpiguard-bounds/3, a form "
          "sn(P-1) or n(P-1) mpiguard-bounds/4)"},
-        {"mpiguard-bounds/5", "n", MG_EVERSION, "another version of the safe-bounds schema"},
+        {"mpiguard-bounds/5", "n", MG_ERROR_EVERSION, "another version of the safe-bounds schema"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         bounds_file_doc d;
@@ -145,17 +145,17 @@ static void module_reader_forms(void)
     MG_CHECK_INT(protect_bounds_load(path_in_dir("m.txt"), "n(P-1) 30 all", 4, tables, &params, err,
                                      sizeof err),
                  0);
-    MG_CHECK_INT(tables[0][0][0].entries[0].form, SCALING_FORM_SNPM1);
-    MG_CHECK_INT(tables[1][0][0].artificial_form, SCALING_FORM_NPM1);
+    MG_CHECK_INT(tables[0][0][0].entries[0].form, SCALING_BOUNDS_FORM_SNPM1);
+    MG_CHECK_INT(tables[1][0][0].artificial_form, SCALING_BOUNDS_FORM_NPM1);
     MG_CHECK_INT(tables[1][0][0].artificial_limit, 30);
     write_text(path_in_dir("m.txt"), BOUNDS_TEXT_MAGIC "\nmpi openmpi 4.1.4\n"
                                                        "entry Gatherv 1 4 100 G n(P-2)\n");
     MG_CHECK_INT(
         protect_bounds_load(path_in_dir("m.txt"), NULL, 4, tables, &params, err, sizeof err),
-        MG_EFORMAT);
+        MG_ERROR_EFORMAT);
     MG_CHECK_STR(err, "malformed line in the bounds file: entry");
     MG_CHECK_INT(protect_bounds_load(NULL, "nP1 30", 4, tables, &params, err, sizeof err),
-                 MG_EINVAL);
+                 MG_ERROR_EINVAL);
     MG_CHECK_STR(err, "malformed artificial bound: nP1 30");
 }
 

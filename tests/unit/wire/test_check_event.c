@@ -1,6 +1,6 @@
 /* The check event record: round trips, argument errors, and a fuzz-style campaign (random bytes,
  * every single-bit flip, every truncation, random multi-byte corruption of valid records) proving
- * the decoder rejects bad input with MG_EFORMAT/MG_EVERSION and never reads out of bounds (run
+ * the decoder rejects bad input with MG_ERROR_EFORMAT/MG_ERROR_EVERSION and never reads out of bounds (run
  * under ASan in the sanitizer build; each input sits in an exactly sized heap block). */
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +17,14 @@ static const int32_t members[] = {4, 0, 9, 2};
 static check_event full_event(void)
 {
     check_event ev = {0};
-    ev.kind = CHECK_EV_EXIT;
-    ev.func = CHECK_FN_WAITSOME;
-    ev.flags = CHECK_FLAG_INTERCOMM;
+    ev.kind = CHECK_EVENT_EV_EXIT;
+    ev.func = CHECK_EVENT_FN_WAITSOME;
+    ev.flags = CHECK_EVENT_FLAG_INTERCOMM;
     ev.rank = 123456;
     ev.seq = 0x0102030405060708ull;
     ev.comm = 0xA1B2C3D4E5F60718ull;
-    ev.peer = CHECK_ANY_SOURCE;
-    ev.tag = CHECK_ANY_TAG;
+    ev.peer = CHECK_EVENT_ANY_SOURCE;
+    ev.tag = CHECK_EVENT_ANY_TAG;
     ev.peer2 = 17;
     ev.tag2 = 1 << 30;
     ev.root = 5;
@@ -53,19 +53,19 @@ static void test_round_trip(void)
     uint8_t buf[512];
     size_t len = 0, used = 0;
     MG_CHECK_INT(check_event_encoded_size(&ev), CHECK_EVENT_HEADER_SIZE + 3 * 8 + 2 * 24 + 4 * 4);
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_OK);
     MG_CHECK_INT(len, check_event_encoded_size(&ev));
     MG_CHECK_INT(buf[0], 0x4D); /* little-endian magic "MG" */
     MG_CHECK_INT(buf[1], 0x47);
     MG_CHECK_INT(buf[24], 0x08); /* seq's low byte first */
     check_event d;
-    MG_CHECK_INT(check_event_decode(buf, len, &d, &used), MG_OK);
+    MG_CHECK_INT(check_event_decode(buf, len, &d, &used), MG_ERROR_OK);
     MG_CHECK_INT(used, len);
     MG_CHECK(d.requests == NULL && d.statuses == NULL && d.ranks == NULL);
     uint64_t r[3];
     check_event_status s[2];
     int32_t m[4];
-    MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, s, m), MG_OK);
+    MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, s, m), MG_ERROR_OK);
     MG_CHECK_INT(d.kind, ev.kind);
     MG_CHECK_INT(d.func, ev.func);
     MG_CHECK_INT(d.flags, ev.flags);
@@ -90,13 +90,13 @@ static void test_round_trip(void)
              s[1].error == 5 && s[0].tag == 12);
     MG_CHECK(d.ranks == m && m[0] == 4 && m[3] == 2);
     /* A stream of two records walks by `consumed`. */
-    check_event small = {.kind = CHECK_EV_ENTER, .func = CHECK_FN_BARRIER, .rank = 1, .seq = 2};
+    check_event small = {.kind = CHECK_EVENT_EV_ENTER, .func = CHECK_EVENT_FN_BARRIER, .rank = 1, .seq = 2};
     size_t len2;
-    MG_CHECK_INT(check_event_encode(&small, buf + len, sizeof buf - len, &len2), MG_OK);
+    MG_CHECK_INT(check_event_encode(&small, buf + len, sizeof buf - len, &len2), MG_ERROR_OK);
     MG_CHECK_INT(len2, CHECK_EVENT_HEADER_SIZE);
-    MG_CHECK_INT(check_event_decode(buf + used, len + len2 - used, &d, &used), MG_OK);
-    MG_CHECK_INT(d.func, CHECK_FN_BARRIER);
-    MG_CHECK_INT(check_event_decode_arrays(buf, &d, NULL, NULL, NULL), MG_OK);
+    MG_CHECK_INT(check_event_decode(buf + used, len + len2 - used, &d, &used), MG_ERROR_OK);
+    MG_CHECK_INT(d.func, CHECK_EVENT_FN_BARRIER);
+    MG_CHECK_INT(check_event_decode_arrays(buf, &d, NULL, NULL, NULL), MG_ERROR_OK);
 }
 
 /* The caller's site rides at the payload's end under its flag alone: the arrays keep their places,
@@ -106,27 +106,27 @@ static void test_caller_site(void)
     check_event ev = full_event();
     uint8_t plain[512], buf[512];
     size_t plain_len, len, used;
-    MG_CHECK_INT(check_event_encode(&ev, plain, sizeof plain, &plain_len), MG_OK);
-    ev.flags |= CHECK_FLAG_CALLER_SITE;
+    MG_CHECK_INT(check_event_encode(&ev, plain, sizeof plain, &plain_len), MG_ERROR_OK);
+    ev.flags |= CHECK_EVENT_FLAG_CALLER_SITE;
     ev.caller_site = 0x7f0011223344ull;
     MG_CHECK_INT(check_event_encoded_size(&ev), plain_len + CHECK_EVENT_CALLER_SIZE);
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_OK);
     MG_CHECK_INT(len, plain_len + CHECK_EVENT_CALLER_SIZE);
     MG_CHECK(memcmp(buf + CHECK_EVENT_HEADER_SIZE, plain + CHECK_EVENT_HEADER_SIZE,
                     plain_len - CHECK_EVENT_HEADER_SIZE) == 0);
     check_event d;
-    MG_CHECK_INT(check_event_decode(buf, len, &d, &used), MG_OK);
+    MG_CHECK_INT(check_event_decode(buf, len, &d, &used), MG_ERROR_OK);
     MG_CHECK_INT(used, len);
     MG_CHECK(d.caller_site == ev.caller_site && d.callsite == ev.callsite);
     uint64_t r[3];
     check_event_status st[2];
     int32_t m[4];
-    MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, st, m), MG_OK);
+    MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, st, m), MG_ERROR_OK);
     MG_CHECK(r[2] == reqs[2] && st[1].count == -7 && m[3] == 2);
     /* a flagged record cut short of its 8 bytes is malformed */
-    MG_CHECK_INT(check_event_decode(buf, len - CHECK_EVENT_CALLER_SIZE, &d, &used), MG_EFORMAT);
-    MG_CHECK_INT(check_event_decode(plain, plain_len, &d, &used), MG_OK);
-    MG_CHECK(d.caller_site == 0 && !(d.flags & CHECK_FLAG_CALLER_SITE));
+    MG_CHECK_INT(check_event_decode(buf, len - CHECK_EVENT_CALLER_SIZE, &d, &used), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(check_event_decode(plain, plain_len, &d, &used), MG_ERROR_OK);
+    MG_CHECK(d.caller_site == 0 && !(d.flags & CHECK_EVENT_FLAG_CALLER_SITE));
 }
 
 static void test_encode_errors(void)
@@ -134,58 +134,58 @@ static void test_encode_errors(void)
     check_event ev = full_event();
     uint8_t buf[512];
     size_t len = 0;
-    MG_CHECK_INT(check_event_encode(NULL, buf, sizeof buf, &len), MG_EINVAL);
-    MG_CHECK_INT(check_event_encode(&ev, NULL, sizeof buf, &len), MG_EINVAL);
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, NULL), MG_EINVAL);
+    MG_CHECK_INT(check_event_encode(NULL, buf, sizeof buf, &len), MG_ERROR_EINVAL);
+    MG_CHECK_INT(check_event_encode(&ev, NULL, sizeof buf, &len), MG_ERROR_EINVAL);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, NULL), MG_ERROR_EINVAL);
     memset(buf, 0xAB, sizeof buf);
-    MG_CHECK_INT(check_event_encode(&ev, buf, 100, &len), MG_EFULL);
+    MG_CHECK_INT(check_event_encode(&ev, buf, 100, &len), MG_ERROR_EFULL);
     MG_CHECK_INT(buf[0], 0xAB); /* untouched */
     ev.requests = NULL;
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_EINVAL);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_EINVAL);
     ev = full_event();
     ev.n_local = 5;
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_EINVAL);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_EINVAL);
     ev = full_event();
     ev.n_statuses = CHECK_EVENT_MAX_ITEMS + 1;
     MG_CHECK_INT(check_event_encoded_size(&ev), 0);
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERANGE);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_ERANGE);
     MG_CHECK_INT(check_event_encoded_size(NULL), 0);
     check_event d;
     size_t used;
-    MG_CHECK_INT(check_event_decode(NULL, 10, &d, &used), MG_EINVAL);
-    MG_CHECK_INT(check_event_decode(buf, 10, NULL, &used), MG_EINVAL);
-    MG_CHECK_INT(check_event_decode(buf, 10, &d, NULL), MG_EINVAL);
+    MG_CHECK_INT(check_event_decode(NULL, 10, &d, &used), MG_ERROR_EINVAL);
+    MG_CHECK_INT(check_event_decode(buf, 10, NULL, &used), MG_ERROR_EINVAL);
+    MG_CHECK_INT(check_event_decode(buf, 10, &d, NULL), MG_ERROR_EINVAL);
     ev = full_event();
-    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_OK);
-    MG_CHECK_INT(check_event_decode(buf, len, &d, &used), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, buf, sizeof buf, &len), MG_ERROR_OK);
+    MG_CHECK_INT(check_event_decode(buf, len, &d, &used), MG_ERROR_OK);
     uint64_t r[3];
-    MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, NULL, NULL), MG_EINVAL);
-    MG_CHECK_INT(check_event_decode_arrays(NULL, &d, r, NULL, NULL), MG_EINVAL);
+    MG_CHECK_INT(check_event_decode_arrays(buf, &d, r, NULL, NULL), MG_ERROR_EINVAL);
+    MG_CHECK_INT(check_event_decode_arrays(NULL, &d, r, NULL, NULL), MG_ERROR_EINVAL);
 }
 
 static void test_func_table(void)
 {
-    MG_CHECK(check_event_func_describe(CHECK_FN_NONE) == NULL);
-    MG_CHECK(check_event_func_describe(CHECK_FN_COUNT) == NULL);
-    for (uint16_t f = 1; f < CHECK_FN_COUNT; f++) {
+    MG_CHECK(check_event_func_describe(CHECK_EVENT_FN_NONE) == NULL);
+    MG_CHECK(check_event_func_describe(CHECK_EVENT_FN_COUNT) == NULL);
+    for (uint16_t f = 1; f < CHECK_EVENT_FN_COUNT; f++) {
         const check_event_func_info *info = check_event_func_describe(f);
         /* the records no MPI call writes have lower-case names of their own */
-        const char *prefix = f == CHECK_FN_EXIT             ? "exit"
-                             : f == CHECK_FN_HANDLE_LEAK    ? "handle_leak"
-                             : f == CHECK_FN_AFTER_FINALIZE ? "after_finalize"
-                             : f == CHECK_FN_HANDLE_MADE    ? "handle_made"
-                             : f == CHECK_FN_UNMODELLED     ? "unmodelled"
+        const char *prefix = f == CHECK_EVENT_FN_EXIT             ? "exit"
+                             : f == CHECK_EVENT_FN_HANDLE_LEAK    ? "handle_leak"
+                             : f == CHECK_EVENT_FN_AFTER_FINALIZE ? "after_finalize"
+                             : f == CHECK_EVENT_FN_HANDLE_MADE    ? "handle_made"
+                             : f == CHECK_EVENT_FN_UNMODELLED     ? "unmodelled"
                                                             : "MPI_";
         MG_CHECK(info && info->name && strncmp(info->name, prefix, strlen(prefix)) == 0);
     }
-    MG_CHECK_STR(check_event_func_describe(CHECK_FN_IBARRIER)->name, "MPI_IBARRIER");
-    MG_CHECK_INT(check_event_func_describe(CHECK_FN_IBARRIER)->base, CHECK_FN_BARRIER);
-    MG_CHECK_INT(check_event_func_describe(CHECK_FN_SSEND)->mode, CHECK_MODE_SYNC);
-    MG_CHECK_INT(check_event_func_describe(CHECK_FN_WAITANY)->completion, CHECK_COMPLETE_ANY);
-    MG_CHECK(check_event_func_describe(CHECK_FN_REDUCE)->rooted &&
-             check_event_func_describe(CHECK_FN_REDUCE)->has_op);
-    MG_CHECK(check_event_func_describe(CHECK_FN_COMM_SPLIT)->creates_comm);
-    MG_CHECK(check_comm_self_id(3) == (CHECK_COMM_SELF_FLAG | 3u));
+    MG_CHECK_STR(check_event_func_describe(CHECK_EVENT_FN_IBARRIER)->name, "MPI_IBARRIER");
+    MG_CHECK_INT(check_event_func_describe(CHECK_EVENT_FN_IBARRIER)->base, CHECK_EVENT_FN_BARRIER);
+    MG_CHECK_INT(check_event_func_describe(CHECK_EVENT_FN_SSEND)->mode, CHECK_EVENT_MODE_SYNC);
+    MG_CHECK_INT(check_event_func_describe(CHECK_EVENT_FN_WAITANY)->completion, CHECK_EVENT_COMPLETE_ANY);
+    MG_CHECK(check_event_func_describe(CHECK_EVENT_FN_REDUCE)->rooted &&
+             check_event_func_describe(CHECK_EVENT_FN_REDUCE)->has_op);
+    MG_CHECK(check_event_func_describe(CHECK_EVENT_FN_COMM_SPLIT)->creates_comm);
+    MG_CHECK(check_comm_self_id(3) == (CHECK_EVENT_COMM_SELF_FLAG | 3u));
 }
 
 /* Decodes a copy of buf[0..len) placed in an exactly sized heap block, so any read past the end
@@ -197,12 +197,12 @@ static int decode_exact(const uint8_t *buf, size_t len)
     check_event d;
     size_t used = 0;
     int rc = check_event_decode(copy, len, &d, &used);
-    if (rc == MG_OK) {
+    if (rc == MG_ERROR_OK) {
         MG_CHECK(used <= len);
         uint64_t *r = malloc((d.n_requests + 1) * sizeof *r);
         check_event_status *s = malloc((d.n_statuses + 1) * sizeof *s);
         int32_t *m = malloc((d.n_ranks + 1) * sizeof *m);
-        MG_CHECK_INT(check_event_decode_arrays(copy, &d, r, s, m), MG_OK);
+        MG_CHECK_INT(check_event_decode_arrays(copy, &d, r, s, m), MG_ERROR_OK);
         free(r), free(s), free(m);
     }
     free(copy);
@@ -216,19 +216,19 @@ static void test_fuzz(void)
     uint8_t valid[512], buf[512];
     check_event ev = full_event();
     size_t len;
-    MG_CHECK_INT(check_event_encode(&ev, valid, sizeof valid, &len), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, valid, sizeof valid, &len), MG_ERROR_OK);
     size_t cases = 0;
     /* Every truncation. */
     for (size_t cut = 0; cut < len; cut++, cases++) {
         int rc = decode_exact(valid, cut);
-        MG_CHECK(rc == MG_EFORMAT);
+        MG_CHECK(rc == MG_ERROR_EFORMAT);
     }
     /* Every single-bit flip: CRC-32C catches all of them. */
     for (size_t bit = 0; bit < len * 8; bit++, cases++) {
         memcpy(buf, valid, len);
         buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
         int rc = decode_exact(buf, len);
-        MG_CHECK(rc == MG_EFORMAT || rc == MG_EVERSION);
+        MG_CHECK(rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION);
     }
     /* Random corruption of 1-8 bytes, random lengths. */
     for (int i = 0; i < 20000; i++, cases++) {
@@ -241,8 +241,8 @@ static void test_fuzz(void)
         int rc = decode_exact(buf, n);
         /* Only an unchanged, complete record (a "corruption" that rewrote the same bytes) passes.
          */
-        MG_CHECK(rc == MG_EFORMAT || rc == MG_EVERSION ||
-                 (rc == MG_OK && n == len && memcmp(buf, valid, len) == 0));
+        MG_CHECK(rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION ||
+                 (rc == MG_ERROR_OK && n == len && memcmp(buf, valid, len) == 0));
     }
     /* Random bytes, with a valid magic and version half of the time. */
     for (int i = 0; i < 20000; i++, cases++) {
@@ -254,22 +254,22 @@ static void test_fuzz(void)
             buf[0] = 0x4D, buf[1] = 0x47, buf[2] = CHECK_EVENT_VERSION;
         }
         int rc = decode_exact(buf, n);
-        MG_CHECK(rc == MG_EFORMAT || rc == MG_EVERSION);
+        MG_CHECK(rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION);
     }
     /* A header whose counts claim more payload than the buffer holds, with a correct CRC over
      * what is there: rejected on length before any array is touched. */
-    check_event big = {.kind = CHECK_EV_ENTER, .func = CHECK_FN_WAITALL, .n_requests = 1000};
+    check_event big = {.kind = CHECK_EVENT_EV_ENTER, .func = CHECK_EVENT_FN_WAITALL, .n_requests = 1000};
     uint64_t many[1000] = {0};
     big.requests = many;
     uint8_t *bigbuf = malloc(check_event_encoded_size(&big));
-    MG_CHECK_INT(check_event_encode(&big, bigbuf, check_event_encoded_size(&big), &len), MG_OK);
-    MG_CHECK_INT(decode_exact(bigbuf, CHECK_EVENT_HEADER_SIZE + 8), MG_EFORMAT);
-    MG_CHECK_INT(decode_exact(bigbuf, len), MG_OK);
+    MG_CHECK_INT(check_event_encode(&big, bigbuf, check_event_encoded_size(&big), &len), MG_ERROR_OK);
+    MG_CHECK_INT(decode_exact(bigbuf, CHECK_EVENT_HEADER_SIZE + 8), MG_ERROR_EFORMAT);
+    MG_CHECK_INT(decode_exact(bigbuf, len), MG_ERROR_OK);
     free(bigbuf);
     /* Another version. */
     memcpy(buf, valid, sizeof valid);
     buf[2] = CHECK_EVENT_VERSION + 1;
-    MG_CHECK_INT(decode_exact(buf, sizeof valid), MG_EVERSION);
+    MG_CHECK_INT(decode_exact(buf, sizeof valid), MG_ERROR_EVERSION);
     MG_CHECK(cases > 40000);
 }
 
@@ -311,7 +311,7 @@ static void test_crc(void)
     check_event ev = full_event();
     uint8_t rec[512];
     size_t len;
-    MG_CHECK_INT(check_event_encode(&ev, rec, sizeof rec, &len), MG_OK);
+    MG_CHECK_INT(check_event_encode(&ev, rec, sizeof rec, &len), MG_ERROR_OK);
     uint32_t stored = (uint32_t)rec[12] | (uint32_t)rec[13] << 8 | (uint32_t)rec[14] << 16 |
                       (uint32_t)rec[15] << 24;
     memset(rec + 12, 0, 4);

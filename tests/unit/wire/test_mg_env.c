@@ -25,27 +25,27 @@ static void test_module_listed(void)
 static void test_slurm_node_tasks(void)
 {
     int t = -1;
-    MG_CHECK(mg_env_slurm_node_tasks("4", 0, &t) == MG_OK && t == 4);
-    MG_CHECK(mg_env_slurm_node_tasks("4", 1, &t) == MG_ERANGE);
+    MG_CHECK(mg_env_slurm_node_tasks("4", 0, &t) == MG_ERROR_OK && t == 4);
+    MG_CHECK(mg_env_slurm_node_tasks("4", 1, &t) == MG_ERROR_ERANGE);
     const int want[] = {2, 2, 2, 1};
     for (int node = 0; node < 4; node++) {
         t = -1;
-        MG_CHECK(mg_env_slurm_node_tasks("2(x3),1", node, &t) == MG_OK && t == want[node]);
+        MG_CHECK(mg_env_slurm_node_tasks("2(x3),1", node, &t) == MG_ERROR_OK && t == want[node]);
     }
-    MG_CHECK(mg_env_slurm_node_tasks("2(x3),1", 4, &t) == MG_ERANGE);
-    MG_CHECK(mg_env_slurm_node_tasks("1,3(x2),16(x1)", 2, &t) == MG_OK && t == 3);
-    MG_CHECK(mg_env_slurm_node_tasks("1,3(x2),16(x1)", 3, &t) == MG_OK && t == 16);
+    MG_CHECK(mg_env_slurm_node_tasks("2(x3),1", 4, &t) == MG_ERROR_ERANGE);
+    MG_CHECK(mg_env_slurm_node_tasks("1,3(x2),16(x1)", 2, &t) == MG_ERROR_OK && t == 3);
+    MG_CHECK(mg_env_slurm_node_tasks("1,3(x2),16(x1)", 3, &t) == MG_ERROR_OK && t == 16);
     const char *const bad[] = {"",       ",",      "4,",    ",4",   "0",          "-1",  "+2",
                                " 2",     "2 ",     "2(x0)", "2(x)", "2(x3",       "2x3", "2(3)",
                                "2(x3),", "2(x3)1", "a",     "2,b",  "99999999999"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         t = -1;
-        MG_CHECK(mg_env_slurm_node_tasks(bad[i], 0, &t) == MG_EFORMAT && t == -1);
+        MG_CHECK(mg_env_slurm_node_tasks(bad[i], 0, &t) == MG_ERROR_EFORMAT && t == -1);
     }
     /* the node's group is well formed, a later one is not */
-    MG_CHECK(mg_env_slurm_node_tasks("2(x3),1(y2)", 0, &t) == MG_EFORMAT);
-    MG_CHECK(mg_env_slurm_node_tasks(NULL, 0, &t) == MG_EINVAL);
-    MG_CHECK(mg_env_slurm_node_tasks("4", -1, &t) == MG_EINVAL);
+    MG_CHECK(mg_env_slurm_node_tasks("2(x3),1(y2)", 0, &t) == MG_ERROR_EFORMAT);
+    MG_CHECK(mg_env_slurm_node_tasks(NULL, 0, &t) == MG_ERROR_EINVAL);
+    MG_CHECK(mg_env_slurm_node_tasks("4", -1, &t) == MG_ERROR_EINVAL);
 }
 
 /* A node's place in srun's SLURM_STEP_NODELIST, which orders SLURM_STEP_TASKS_PER_NODE: each host
@@ -58,19 +58,19 @@ static void test_slurm_node_index(void)
                                  "n08x",  "n09x",  "n10x",  "gpu7"};
     for (int k = 0; k < (int)(sizeof order / sizeof order[0]); k++) {
         int at = -1;
-        MG_CHECK(mg_env_slurm_node_index(list, order[k], &at) == MG_OK && at == k);
+        MG_CHECK(mg_env_slurm_node_index(list, order[k], &at) == MG_ERROR_OK && at == k);
     }
     int at = -1;
-    MG_CHECK(mg_env_slurm_node_index("mg1e765n[2-3]", "mg1e765n3", &at) == MG_OK && at == 1);
-    MG_CHECK(mg_env_slurm_node_index("n7", "n7", &at) == MG_OK && at == 0);
-    MG_CHECK(mg_env_slurm_node_index("n[0-99]", "n0", &at) == MG_OK && at == 0);
-    MG_CHECK(mg_env_slurm_node_index("n[0-99]", "n42", &at) == MG_OK && at == 42);
+    MG_CHECK(mg_env_slurm_node_index("mg1e765n[2-3]", "mg1e765n3", &at) == MG_ERROR_OK && at == 1);
+    MG_CHECK(mg_env_slurm_node_index("n7", "n7", &at) == MG_ERROR_OK && at == 0);
+    MG_CHECK(mg_env_slurm_node_index("n[0-99]", "n0", &at) == MG_ERROR_OK && at == 0);
+    MG_CHECK(mg_env_slurm_node_index("n[0-99]", "n42", &at) == MG_ERROR_OK && at == 42);
     /* not listed: between ranges, outside them, padded otherwise, a prefix or suffix apart */
     const char *const absent[] = {"node4", "node0", "node6", "node01", "n8x",   "n008x", "n11x",
                                   "n09",   "node",  "gpu",   "gpu77",  "login", "xnode1"};
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
         at = -1;
-        MG_CHECK(mg_env_slurm_node_index(list, absent[i], &at) == MG_ENOENT && at == -1);
+        MG_CHECK(mg_env_slurm_node_index(list, absent[i], &at) == MG_ERROR_ENOENT && at == -1);
     }
     const char *const bad[] = {
         "",        ",",          "a,",           ",a",     "n[",    "n[]",  "n[1-]",
@@ -78,12 +78,12 @@ static void test_slurm_node_index(void)
         "n[1-2],", "n[1-2]x,,a", "n[1234567890]"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         at = -1;
-        MG_CHECK(mg_env_slurm_node_index(bad[i], "n1", &at) == MG_EFORMAT && at == -1);
+        MG_CHECK(mg_env_slurm_node_index(bad[i], "n1", &at) == MG_ERROR_EFORMAT && at == -1);
     }
     /* the node is listed first, a later entry is malformed */
-    MG_CHECK(mg_env_slurm_node_index("n1,n[2-", "n1", &at) == MG_EFORMAT);
-    MG_CHECK(mg_env_slurm_node_index(NULL, "n1", &at) == MG_EINVAL);
-    MG_CHECK(mg_env_slurm_node_index("n1", "", &at) == MG_EINVAL);
+    MG_CHECK(mg_env_slurm_node_index("n1,n[2-", "n1", &at) == MG_ERROR_EFORMAT);
+    MG_CHECK(mg_env_slurm_node_index(NULL, "n1", &at) == MG_ERROR_EINVAL);
+    MG_CHECK(mg_env_slurm_node_index("n1", "", &at) == MG_ERROR_EINVAL);
 }
 
 int main(void)

@@ -28,7 +28,7 @@ static rank_stack *make_stack(size_t n)
 
 static agent_proto_cursor payload(const agent_proto_buf *b)
 {
-    return (agent_proto_cursor){b->data + AGENT_FRAME_HEADER, b->data + b->len};
+    return (agent_proto_cursor){b->data + AGENT_PROTO_FRAME_HEADER, b->data + b->len};
 }
 
 /* What was put after the stack is read next. */
@@ -44,11 +44,11 @@ static void a_stack_comes_back_whole(void)
     rank_stack *st = make_stack(3), *back = malloc(sizeof *back);
     st->frames[1].function[0] = '\0'; /* an unnamed frame stays unnamed */
     agent_proto_buf b = {0};
-    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
-    MG_CHECK_INT(rank_stack_put(&b, st), MG_OK);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_PROTO_MSG_STACK), 0);
+    MG_CHECK_INT(rank_stack_put(&b, st), MG_ERROR_OK);
     MG_CHECK_INT(agent_proto_put_u32(&b, 77), 0);
     agent_proto_cursor c = payload(&b);
-    MG_CHECK_INT(rank_stack_take(&c, back), MG_OK);
+    MG_CHECK_INT(rank_stack_take(&c, back), MG_ERROR_OK);
     MG_CHECK_STR(back->mpi_function, "MPI_Waitall");
     MG_CHECK_INT((int)back->nframes, 3);
     MG_CHECK_STR(back->frames[0].function, "fn_0");
@@ -69,7 +69,7 @@ static void frames_past_the_room_are_dropped(void)
 {
     rank_stack *st = make_stack(RANK_STACK_MAX_FRAMES), *back = malloc(sizeof *back);
     agent_proto_buf b = {0};
-    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_PROTO_MSG_STACK), 0);
     MG_CHECK_INT(agent_proto_put_str(&b, "MPI_Recv"), 0);
     MG_CHECK_INT(agent_proto_put_u32(&b, RANK_STACK_MAX_FRAMES + 2), 0);
     for (size_t i = 0; i < RANK_STACK_MAX_FRAMES + 2; i++) {
@@ -81,7 +81,7 @@ static void frames_past_the_room_are_dropped(void)
     }
     MG_CHECK_INT(agent_proto_put_u32(&b, 5), 0);
     agent_proto_cursor c = payload(&b);
-    MG_CHECK_INT(rank_stack_take(&c, back), MG_OK);
+    MG_CHECK_INT(rank_stack_take(&c, back), MG_ERROR_OK);
     MG_CHECK_INT((int)back->nframes, RANK_STACK_MAX_FRAMES);
     MG_CHECK_STR(back->frames[RANK_STACK_MAX_FRAMES - 1].function, "fn_47");
     what_follows_is(&c, 5);
@@ -90,17 +90,17 @@ static void frames_past_the_room_are_dropped(void)
     free(back);
 }
 
-/* Every cut of the payload short of its end is MG_EFORMAT, with the frames read whole kept. */
+/* Every cut of the payload short of its end is MG_ERROR_EFORMAT, with the frames read whole kept. */
 static void a_truncated_stack_is_refused(void)
 {
     rank_stack *st = make_stack(4), *back = malloc(sizeof *back);
     agent_proto_buf b = {0};
-    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_MSG_STACK), 0);
-    MG_CHECK_INT(rank_stack_put(&b, st), MG_OK);
-    size_t whole = b.len - AGENT_FRAME_HEADER;
+    MG_CHECK_INT(agent_proto_frame_begin(&b, AGENT_PROTO_MSG_STACK), 0);
+    MG_CHECK_INT(rank_stack_put(&b, st), MG_ERROR_OK);
+    size_t whole = b.len - AGENT_PROTO_FRAME_HEADER;
     for (size_t cut = 0; cut < whole; cut++) {
-        agent_proto_cursor c = {b.data + AGENT_FRAME_HEADER, b.data + AGENT_FRAME_HEADER + cut};
-        MG_CHECK_INT(rank_stack_take(&c, back), MG_EFORMAT);
+        agent_proto_cursor c = {b.data + AGENT_PROTO_FRAME_HEADER, b.data + AGENT_PROTO_FRAME_HEADER + cut};
+        MG_CHECK_INT(rank_stack_take(&c, back), MG_ERROR_EFORMAT);
         MG_CHECK(back->nframes < 4);
     }
     agent_proto_buf_free(&b);
