@@ -483,6 +483,7 @@ static int enter_coll(deadlock_detector *det, const check_event *ev,
     rc = coll_match_arrive(&det->coll, comm, comm_table_size(&det->comms, comm), local, &call,
                            &arr);
     if (!rc) {
+        det->ranks[ev->rank].flags &= (uint8_t)~DETECTOR_STATE_RANK_REFUSED_INVALID;
         rc = coll_findings_arrive(det, comm, ev->comm, &arr, &call);
     }
     if (!rc && arr.complete) {
@@ -724,20 +725,25 @@ static int withdraw(deadlock_detector *det, uint32_t op)
     return rc;
 }
 
-/* MPI refused rank's collective, its arrival in slot `slot` of comm: the arrival is withdrawn,
- * so that the rank's next collective on comm fills the slot, a mismatch found against it while
- * held goes, and if it had completed the slot, the members still in their call for it wait
- * again. */
-static int withdraw_arrival(deadlock_detector *det, int32_t rank, uint32_t comm, uint64_t slot)
+/* MPI refused the collective whose exit is ev, its arrival in slot `slot` of comm: the arrival is
+ * withdrawn, so that the rank's next collective on comm fills the slot, a mismatch found against
+ * it while held goes, and if it had completed the slot, the members still in their call for it
+ * wait again. */
+static int withdraw_arrival(deadlock_detector *det, const check_event *ev, uint32_t comm,
+                            uint64_t slot)
 {
     uint32_t local;
     int reopened = 0;
-    int rc = comm_table_local(&det->comms, comm, rank, &local)
-                 ? coll_match_withdraw(&det->coll, comm, local, rank, slot, &reopened)
+    detector_state_rank *rs = &det->ranks[ev->rank];
+    int rc = comm_table_local(&det->comms, comm, ev->rank, &local)
+                 ? coll_match_withdraw(&det->coll, comm, local, ev->rank, slot, &reopened)
                  : MG_ERROR_EFORMAT;
-    rc = rc ? rc : coll_findings_refused(det, comm, slot, rank);
+    rc = rc ? rc : coll_findings_refused(det, comm, slot, ev->rank);
     if (!rc && reopened) {
         wait_state_wake_collective(det, comm);
+    }
+    if (!rc && ev->callsite && ev->callsite == rs->invalid_site) {
+        rs->flags |= DETECTOR_STATE_RANK_REFUSED_INVALID;
     }
     return rc;
 }
@@ -753,7 +759,7 @@ static int withdraw_own_ops(deadlock_detector *det, const check_event *ev, uint3
         if (it->type == DETECTOR_STATE_ITEM_P2P && it->ref != P2P_MATCH_NONE && it->request == 0) {
             rc = withdraw(det, it->ref);
         } else if (it->type == DETECTOR_STATE_ITEM_COLL && it->request == 0) {
-            rc = withdraw_arrival(det, ev->rank, it->ref, it->slot);
+            rc = withdraw_arrival(det, ev, it->ref, it->slot);
         }
     }
     return rc;
@@ -777,7 +783,7 @@ static int requests_exit(deadlock_detector *det, const check_event *ev,
         if (refused && (req->in_call || info->klass != CHECK_EVENT_CLASS_START)) {
             int rc2 = req->in_call ? withdraw(det, req->op) : MG_ERROR_OK;
             if (info->klass == CHECK_EVENT_CLASS_ICOLL) {
-                rc2 = withdraw_arrival(det, ev->rank, req->comm, req->slot);
+                rc2 = withdraw_arrival(det, ev, req->comm, req->slot);
             }
             rc = rc ? rc : rc2;
             req->persistent &= info->klass == CHECK_EVENT_CLASS_START;

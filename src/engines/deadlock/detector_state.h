@@ -94,7 +94,10 @@ enum detector_state_rank_flags {
      * behind one (or one of them is its MPI_Abort, or an error MPI raised): it ends once they are
      * analysed or the wait is over (detector_settle.c), or at the next analysis, which lets the
      * held ones out first (deadlock_detector_check_now) */
-    DETECTOR_STATE_RANK_LOST_HELD = 1u << 5
+    DETECTOR_STATE_RANK_LOST_HELD = 1u << 5,
+    /* MPI refused its collective whose invalid arguments were reported (invalid_site), and the
+     * rank made no collective since: ranks it leaves waiting wait on that reported bug */
+    DETECTOR_STATE_RANK_REFUSED_INVALID = 1u << 6
 };
 
 typedef struct detector_state_rank {
@@ -157,7 +160,9 @@ dl_finding_call detector_state_post_call(const p2p_match_post *p, uint64_t comm)
 /* Appends a finding (ownership moves to det; freed on failure), unless it is only a consequence
  * of MPI ending ranks inside calls with invalid arguments (a no_finalize, or a stuck_on_terminated
  * whose terminated ranks all ended so): that one is dropped, its invalid-argument findings carry
- * DL_FINDING_NOTE_ENDED_INSIDE already (call_model_terminate). Errors: MG_ERROR_ENOMEM. */
+ * DL_FINDING_NOTE_ENDED_INSIDE already (call_model_terminate). So is a stuck_on_terminated whose
+ * terminated ranks ended after MPI refused such a collective of theirs
+ * (DETECTOR_STATE_RANK_REFUSED_INVALID). Errors: MG_ERROR_ENOMEM. */
 int detector_state_push_finding(deadlock_detector *det, dl_finding *f);
 
 #endif

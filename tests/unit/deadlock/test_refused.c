@@ -1,9 +1,10 @@
-/* Calls MPI refused (their exit carries CHECK_EVENT_FLAG_REFUSED) after the detector matched them at
- * their entry: the message or receive they matched is given back in MPI's non-overtaking order,
+/* Calls MPI refused (their exit carries CHECK_EVENT_FLAG_REFUSED) after the detector matched them
+ * at their entry: the message or receive they matched is given back in MPI's non-overtaking order,
  * and the later call that really takes it completes (no false deadlock, lost message or
  * truncation); a refused collective's arrival leaves its slot to the rank's next call. Issue 28,
  * call_model.c, p2p_match_withdraw and coll_match_withdraw. */
 #include "dl_stream.h"
+#include "usage_args.h"
 
 /* Entry (exit too when `exits`) of a point-to-point call of rank on WORLD carrying a message of
  * `elems` basic elements of one type, `type` (0, 1: signatures the matcher tells apart), tag 0. */
@@ -34,7 +35,8 @@ static void msg_call(dl_stream *s, int32_t rank, uint16_t func, int32_t peer, ui
 /* Entry of rank's Start (one request) or Startall (n). */
 static void start(dl_stream *s, int32_t rank, const uint64_t *reqs, uint32_t n)
 {
-    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, n == 1 ? CHECK_EVENT_FN_START : CHECK_EVENT_FN_STARTALL);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank,
+                              n == 1 ? CHECK_EVENT_FN_START : CHECK_EVENT_FN_STARTALL);
     if (n == 1) {
         ev.request = reqs[0];
     } else {
@@ -158,7 +160,8 @@ static void test_refused_send_gives_back_recv(void)
 {
     refused_send_gives_back_recv(CHECK_EVENT_FN_SEND, 0);
     refused_send_gives_back_recv(CHECK_EVENT_FN_BSEND, 0);
-    refused_send_gives_back_recv(CHECK_EVENT_FN_IBSEND, 5); /* its op is the request's until the exit */
+    refused_send_gives_back_recv(CHECK_EVENT_FN_IBSEND,
+                                 5); /* its op is the request's until the exit */
 }
 
 /* Rank 0's send A (`func`) matched rank 1's receive of 4; MPI refused A, and rank 1's receive took
@@ -233,7 +236,8 @@ static void test_refused_nonblocking_post(void)
         MG_CHECK_INT(q.live_requests, 0);
         MG_CHECK_INT(q.blocked_processes, 1);
         msg_call(&s, poster, irecv ? CHECK_EVENT_FN_RECV : CHECK_EVENT_FN_SEND, other, 0, 4, 1);
-        check_event ev = st_event(CHECK_EVENT_EV_EXIT, other, irecv ? CHECK_EVENT_FN_SEND : CHECK_EVENT_FN_RECV);
+        check_event ev = st_event(CHECK_EVENT_EV_EXIT, other,
+                                  irecv ? CHECK_EVENT_FN_SEND : CHECK_EVENT_FN_RECV);
         st_feed(&s, &ev);
         finalize_clean(&s, 2);
         st_close(&s);
@@ -278,7 +282,8 @@ static void refused_after_forced_decision(int refused_recv)
     st_feed(&s, &ev); /* held behind rank 1's send: the backlog forces the decision */
     MG_CHECK_INT(sizes(&s).undecided, 0);
     MG_CHECK_INT(sizes(&s).queued_sends, 1);
-    refused_exit(&s, refused_recv ? 2 : 0, refused_recv ? CHECK_EVENT_FN_RECV : CHECK_EVENT_FN_SEND, 0);
+    refused_exit(&s, refused_recv ? 2 : 0, refused_recv ? CHECK_EVENT_FN_RECV : CHECK_EVENT_FN_SEND,
+                 0);
     if (refused_recv) {
         MG_CHECK_INT(sizes(&s).queued_sends, 2);
         msg_call(&s, 2, CHECK_EVENT_FN_RECV, 0, 0, 4, 1);
@@ -580,8 +585,55 @@ static void test_refused_coll_not_retried(void)
     const dl_finding *f = st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
     MG_CHECK_INT(n, 1);
     MG_CHECK(f && f->n_calls == 3 && f->calls[0].rank == 0);
-    MG_CHECK(f && f->calls[1].func == CHECK_EVENT_FN_BCAST && f->calls[2].func == CHECK_EVENT_FN_BCAST);
+    MG_CHECK(f && f->calls[1].func == CHECK_EVENT_FN_BCAST &&
+             f->calls[2].func == CHECK_EVENT_FN_BCAST);
     st_close(&s);
+}
+
+/* As above, but rank 0's Bcast was reported with invalid arguments before MPI refused it (MPICH's
+ * MPI_Win_free with an epoch open, rma_free_unclosed): ranks 1 and 2 stuck in it are that
+ * finding's consequence, not a second one. With `retried`, rank 0 then makes a valid Bcast and
+ * finalizes while the others wait in a Barrier: a bug of its own, reported. */
+static void refused_invalid_coll_not_retried(int retried)
+{
+    dl_stream s;
+    st_open(&s, 3, NULL);
+    bcast_enter(&s, 1);
+    bcast_enter(&s, 2);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_BCAST);
+    ev.callsite = bcast_site(0, 0);
+    ev.flags = CHECK_EVENT_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_ARGS_RMA_EPOCH_UNCLOSED;
+    st_feed(&s, &ev);
+    bcast_enter(&s, 0);
+    ev = st_event(CHECK_EVENT_EV_EXIT, 0, CHECK_EVENT_FN_BCAST);
+    ev.callsite = bcast_site(0, 0);
+    ev.flags = CHECK_EVENT_FLAG_REFUSED;
+    st_feed(&s, &ev);
+    if (retried) {
+        bcast_enter(&s, 0);
+        for (int32_t r = 0; r < 3; r++) {
+            bcast_exit(&s, r);
+        }
+        st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0,
+                0);
+    }
+    ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_FINALIZE);
+    st_feed(&s, &ev);
+    st_check(&s);
+    size_t n;
+    st_find(&s, DL_FINDING_INVALID_ARGUMENTS, &n);
+    MG_CHECK_INT(n, 1);
+    const dl_finding *f = st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
+    MG_CHECK_INT(n, (size_t)retried);
+    MG_CHECK(!retried || (f && f->n_calls == 2 && f->calls[1].func == CHECK_EVENT_FN_BARRIER));
+    st_close(&s);
+}
+
+static void test_refused_invalid_coll_not_retried(void)
+{
+    refused_invalid_coll_not_retried(0);
+    refused_invalid_coll_not_retried(1);
 }
 
 /* The collective mismatches found so far: how many, and whether the last lists exactly the
@@ -658,8 +710,7 @@ static void test_accepted_coll_mismatch(void)
     for (int32_t r = 0; r < 3; r++) {
         bcast_exit(&s, r);
     }
-    MG_CHECK_INT(mismatch_lists(&s, (const int32_t[]){0, 2, 1}, (const int32_t[]){0, 2, 0}, 3),
-                 1);
+    MG_CHECK_INT(mismatch_lists(&s, (const int32_t[]){0, 2, 1}, (const int32_t[]){0, 2, 0}, 3), 1);
     st_close(&s);
 }
 
@@ -739,6 +790,7 @@ int main(void)
     MG_RUN(test_refused_coll_open_slot);
     MG_RUN(test_refused_coll_completed_slot);
     MG_RUN(test_refused_coll_not_retried);
+    MG_RUN(test_refused_invalid_coll_not_retried);
     MG_RUN(test_refused_icoll);
     MG_RUN(test_refused_coll_mismatch);
     MG_RUN(test_accepted_coll_mismatch);
