@@ -246,6 +246,18 @@ int observe_ranks_settled(const observe_ranks *o)
     return 1;
 }
 
+int observe_ranks_settling(const observe_ranks *o)
+{
+    double now = mg_clock_seconds();
+    for (int r = 0; r < o->nranks; r++) {
+        const observed_rank *k = &o->ranks[r];
+        if (k->cause == RANK_OBSERVE_PENDING && k->found_at && !k->ended && !k->remote &&
+            now - k->found_at < OBSERVE_RANKS_SETTLING_S)
+            return 1;
+    }
+    return 0;
+}
+
 int observe_ranks_verdict(const observe_ranks *o, int r, const char **cause, const char **detail)
 {
     if (r >= o->nranks)

@@ -64,6 +64,13 @@ int observe_ranks_observed(const observe_ranks *o);
 /* Whether every rank has a verdict and the job is past the time a silent rank is judged in: the
  * tool may stop looking until the job's end. */
 int observe_ranks_settled(const observe_ranks *o);
+/* Whether a rank found and still running, with no verdict yet, was found less than
+ * OBSERVE_RANKS_SETTLING_S ago: a tool that stops the job now leaves it only "stopped before its
+ * MPI_Init", where a moment more of /proc would have told its own cause (a program that is not MPI,
+ * a replaced LD_PRELOAD). The bound lets one look (every OBSERVE_RANKS_PERIOD_S) come after the
+ * rank's readings settled, with a period to spare for a loaded node. */
+#define OBSERVE_RANKS_SETTLING_S (RANK_OBSERVE_SETTLE_S + 2 * OBSERVE_RANKS_PERIOD_S)
+int observe_ranks_settling(const observe_ranks *o);
 
 /* Rank r's verdict as the report gives it: *cause, its name ("not_found" for a rank never found);
  * *detail, why it is not observed (NULL when it is). Returns 0, touching neither, when r is past

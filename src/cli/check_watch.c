@@ -103,6 +103,7 @@ enum watch_end { WATCH_JOB_ENDED, WATCH_DEADLOCK, WATCH_BLIND, WATCH_STUCK, WATC
 static enum watch_end watch_running(check_run *r, observe_ranks *observer)
 {
     check_feed *f = &r->feed;
+    int blind = 0;
     while (!f->failed) {
         int ended = job_session_wait(&r->s->job, f->agent ? check_feed_wait_ms(f) : 0);
         if (!f->across_nodes)
@@ -118,14 +119,17 @@ static enum watch_end watch_running(check_run *r, observe_ranks *observer)
             stop_job(r);
             return WATCH_BAD_LEAVES;
         }
-        int blind = observe_ranks_update(observer, 0) + f->newly_blind;
+        blind += observe_ranks_update(observer, 0) + f->newly_blind;
         f->newly_blind = 0;
-        if (blind) {
+        /* the other ranks' own causes first, at most RANK_OBSERVE_SETTLE_S more */
+        if (blind && !observe_ranks_settling(observer)) {
             mg_log_warn(
                 "check: stopping the job: a rank it cannot observe leaves any verdict unfounded");
             stop_job(r);
             return WATCH_BLIND;
         }
+        if (blind)
+            continue;
         int found = f->policy.pending ? report_new(r, 0) : 0;
         if (!found && check_policy_due(&f->policy, f->det, check_feed_now()) && view_whole(r))
             found = check_now(r, 0);
