@@ -145,8 +145,7 @@ static int campaign(const concolic_loop_options *o, concolic_launch *lp, const c
     snprintf(token, sizeof token, "concolic-%d-%ld", (int)getpid(), (long)time(NULL));
     lp->token = token;
     install_stop_handlers();
-    report_doc *rep = report_create("concolic", CLI_MPIGUARD_VERSION, cli_session_command_line,
-                                    cli_session_command_words);
+    report_doc *rep = cli_session_report_create("concolic");
     rc = concolic_loop_run(&c, o, lp, rep);
     int bugs = c.nbugs > 0;
     concolic_campaign_free(&c);
