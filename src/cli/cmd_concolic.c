@@ -47,12 +47,8 @@ static void install_stop_handlers(void)
         sigaction(stop_signals[k], &sa, &job_handlers[k]);
 }
 
-static int check_run_options(const concolic_loop_options *o, int ncommand)
+static int check_run_options(const concolic_loop_options *o)
 {
-    if (ncommand < 1) {
-        mg_log_error("missing '--' and the program (e.g. -- ./app args)");
-        return MG_EXIT_USAGE;
-    }
     if (o->caps + o->tune + o->uncapped > 1) {
         mg_log_error("--caps, --tune and --uncapped each choose how inputs are bounded: give one");
         return MG_EXIT_USAGE;
@@ -236,7 +232,7 @@ int cmd_concolic(int argc, char **argv)
     o.quiet = cli_options.quiet;
     o.report_path = cli_options.report_path;
     o.stop = &stop_signal;
-    if ((rc = check_run_options(&o, args.ncommand)))
+    if ((rc = check_run_options(&o)))
         return rc;
     o.tune = !o.caps && !o.uncapped;
     if (o.distances)
