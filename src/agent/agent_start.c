@@ -29,6 +29,17 @@ int agent_start_secret(uint8_t secret[AGENT_PROTO_SECRET_BYTES])
     return setenv(MG_ENV_AGENT_SECRET, hex, 1) == 0 ? MG_ERROR_OK : MG_ERROR_ENOMEM;
 }
 
+int agent_start_self(char *out, size_t outlen)
+{
+    ssize_t n = readlink("/proc/self/exe", out, outlen);
+    if (n <= 0)
+        return MG_ERROR_ESYS;
+    if ((size_t)n >= outlen)
+        return MG_ERROR_ERANGE;
+    out[n] = '\0';
+    return MG_ERROR_OK;
+}
+
 /* Whether addr is an address of an interface of this node that is up, not the loopback. */
 static int own_address(const struct ifaddrs *list, struct in_addr addr, struct in_addr *first)
 {

@@ -16,6 +16,10 @@
  * Errors: MG_ERROR_ESYS (no random source), MG_ERROR_ENOMEM. */
 int agent_start_secret(uint8_t secret[AGENT_PROTO_SECRET_BYTES]);
 
+/* The path of this process's executable, the mpiguard binary an agent runs (agent_argv[0]).
+ * Errors: MG_ERROR_ESYS, MG_ERROR_ERANGE (no room in out). */
+int agent_start_self(char *out, size_t outlen);
+
 /* Listens on an ephemeral port of every interface (the loopback only when local), nonblocking or
  * not; writes "ADDRESS:PORT" for the agents to connect to: 127.0.0.1 when local, else this node's
  * own address (its hostname's when an interface of this node holds it, else its first IPv4

@@ -90,10 +90,9 @@ static int start_agent(hang_remote *h, const hang_remote_options *o, char **argv
 static int start_agents(hang_remote *h, const hang_remote_options *o, const char *connect)
 {
     char self[4096], ranks[64];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0 || agent_start_secret(h->secret) != MG_ERROR_OK)
+    if (agent_start_self(self, sizeof self) != MG_ERROR_OK ||
+        agent_start_secret(h->secret) != MG_ERROR_OK)
         return -1;
-    self[n] = '\0';
     char *argv[] = {self,
                     "agent",
                     "hang",

@@ -51,24 +51,10 @@ static void write_svg(void)
     report_destroy(rep);
 }
 
-/* Kind, ranks, calls and call sites of a finding, hashed. */
-static uint64_t signature_of(const dl_finding *f)
-{
-    uint64_t h = 0xcbf29ce484222325ULL ^ f->kind;
-    for (size_t i = 0; i < f->n_calls; i++) {
-        const dl_finding_call *c = &f->calls[i];
-        uint64_t v[3] = {(uint64_t)(uint32_t)c->rank, c->func, c->callsite};
-        for (int k = 0; k < 3; k++)
-            h = (h ^ v[k]) * 0x100000001b3ULL;
-    }
-    return h;
-}
-
-/* 1 when an identical finding was reported already (the detector may find a potential deadlock
- * again in a later analysis once the buffered sends were released); else records it. */
+/* 1 when an identical finding was reported already (dl_finding_signature); else records it. */
 static int seen_before(check_run *r, const dl_finding *f)
 {
-    uint64_t sig = signature_of(f);
+    uint64_t sig = dl_finding_signature(f);
     for (size_t i = 0; i < r->nsignatures; i++)
         if (r->signatures[i] == sig)
             return 1;
@@ -83,7 +69,7 @@ static int seen_before(check_run *r, const dl_finding *f)
 /* Keeps track of finding f, just written as report entry `entry`, when it may still change. */
 static void track_changing(check_run *r, size_t finding, size_t entry, const dl_finding *f)
 {
-    if (f->kind != DL_FINDING_COLLECTIVE_MISMATCH && f->kind != DL_FINDING_INVALID_ARGUMENTS)
+    if (!dl_finding_may_change(f))
         return;
     check_run_reported_changing *grown = realloc(r->changing, (r->nchanging + 1) * sizeof *grown);
     if (grown) {
@@ -115,20 +101,9 @@ size_t check_report_refresh(check_run *r, const dl_finding *fs)
     return n;
 }
 
-/* 1 when --checks selected the class of f. */
-static int selected(const check_run *r, const dl_finding *f)
-{
-    const char *name = finding_text_class(f);
-    const report_class *c;
-    for (size_t i = 0; (c = report_class_at(i)); i++)
-        if (strcmp(c->name, name) == 0)
-            return r->o->selected[i];
-    return 1; /* a class missing from the table is reported: its report then fails validation */
-}
-
 int check_report_add(check_run *r, size_t index, const dl_finding *f)
 {
-    if (!selected(r, f)) {
+    if (!report_class_selected(r->o->selected, finding_text_class(f))) {
         r->left_out++;
         return 0;
     }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "check_feed.h"
+#include "check_agents.h"
 #include "cli.h"
 
 /* Room for the class table's classes (report_class_select refuses a smaller one). */
@@ -39,9 +39,8 @@ typedef struct check_run_reported_changing {
 typedef struct check_run {
     cli_session *s;
     const check_run_options *o;
-    check_feed feed; /* the agents, the detector they feed, and what it keeps of the ranks */
-    job_handle **agent_jobs;
-    int nagent_jobs;
+    check_feed feed;     /* the agents, the detector they feed, and what it keeps of the ranks */
+    check_agents agents; /* the processes the feed's records come from */
     size_t reported;
     uint64_t *signatures; /* of the findings reported, so one found again is not repeated */
     size_t nsignatures;

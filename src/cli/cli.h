@@ -35,6 +35,12 @@ int cli_options_parse(const char *usage, const char *description,
                       const mg_options_option *tool_options, int argc, char **argv, int mode,
                       char **positional, int max_positional, mg_options_parsed_args *parsed,
                       int *done);
+/* Says a tool's line, "mpiguard: TOOL: ...", on stderr unless --quiet: what a run found and saw,
+ * which is neither a warning nor an error (mg_log). */
+void cli_options_say(const char *tool, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Says a usage error (mg_log_error) and the usage line; returns MG_EXIT_USAGE. */
+int cli_options_refuse(const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* The same with several tables of tool options (NULL-terminated), for a tool that takes another
  * tool's options too (`run` takes protect's). */
 int cli_options_parse_tables(const char *usage, const char *description,
@@ -65,7 +71,12 @@ int cli_session_start(cli_session *s, const char *tool, const char *modules, cha
  * 73: report not writable). */
 int cli_session_attach(cli_session *s, const char *tool, const char *target);
 
-/* Writes the report now (tools call it after each finding so nothing found is lost). */
+/* A new report of tool, with this version and the command line as typed; NULL when out of
+ * memory. */
+report_doc *cli_session_report_create(const char *tool);
+/* Writes report to --report FILE, if given; 0, or MG_EXIT_CANTCREAT after saying why. */
+int cli_session_report_write(const report_doc *report);
+/* Writes the session's report now (tools call it after each finding so nothing found is lost). */
 int cli_session_save(cli_session *s);
 /* Writes each rank's observation verdict to the report: {rank, observed, cause, detail,
  * sampler}; sampler[r] names how the tool read rank r ("shm", "ptrace", "ring"), or is NULL when it
@@ -87,6 +98,16 @@ int cli_session_finish(cli_session *s, int finding_status);
 int cli_install_path(const char *relative, char *out, size_t outlen);
 
 int cmd_run(int argc, char **argv);
+/* How cmd_run_job protects the collectives: not at all, or with the protection module
+ * (protect_setup.h), its closing line said always or only when a call site fired. */
+enum { CLI_RUN_UNPROTECTED, CLI_RUN_PROTECTED, CLI_RUN_PROTECTED_QUIETLY };
+/* The job of `run` and `protect`, its command parsed: prepares the protection (protect, a
+ * CLI_RUN_*), starts the job with modules, observes its ranks until it ends, records them with
+ * record (which returns the ranks not observed), collects the protection's findings and finishes
+ * the session. Returns the exit status: the job's own, MG_EXIT_UNOBSERVED when it ended 0 with a
+ * rank not observed or none found, or that of a failure (said). */
+int cmd_run_job(const char *tool, const char *modules, int protect, char **command, int ncommand,
+                int (*record)(cli_session *s, const observe_ranks *o));
 int cmd_hang(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_check(int argc, char **argv);

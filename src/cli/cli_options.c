@@ -4,6 +4,7 @@
 #include "mg_exit.h"
 #include "mg_log.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 cli_common cli_options;
@@ -46,6 +47,30 @@ int cli_options_parse(const char *usage, const char *description,
                                     max_positional, parsed, done);
 }
 
+void cli_options_say(const char *tool, const char *fmt, ...)
+{
+    if (cli_options.quiet)
+        return;
+    char line[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "mpiguard: %s: %s\n", tool, line);
+}
+
+int cli_options_refuse(const char *usage, const char *fmt, ...)
+{
+    char why[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    mg_log_error("%s", why);
+    fprintf(stderr, "usage: %s\n", usage);
+    return MG_EXIT_USAGE;
+}
+
 enum { TABLES_MAX = 4 };
 
 int cli_options_parse_tables(const char *usage, const char *description,
@@ -65,11 +90,8 @@ int cli_options_parse_tables(const char *usage, const char *description,
     char err[512];
     *done = 0;
     cli_options = (cli_common){0};
-    if (mg_options_parse(use, argc, argv, positional, max_positional, parsed, err, sizeof err)) {
-        mg_log_error("%s", err);
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
+    if (mg_options_parse(use, argc, argv, positional, max_positional, parsed, err, sizeof err))
+        return cli_options_refuse(usage, "%s", err);
     if (cli_options.help) {
         mg_options_print_help(stdout, usage, description, use);
         *done = 1;
@@ -78,14 +100,11 @@ int cli_options_parse_tables(const char *usage, const char *description,
     mg_log_set_level(cli_options.quiet     ? MG_LOG_ERROR
                      : cli_options.verbose ? MG_LOG_INFO
                                            : MG_LOG_WARN);
-    if ((mode & CLI_COMMAND) && !parsed->command) {
-        mg_log_error("missing '--' before the launcher command (e.g. -- mpirun -n 4 ./app)");
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
-    if ((mode & CLI_COMMAND) && parsed->ncommand == 0) {
-        mg_log_error("no launcher command after '--' (e.g. -- mpirun -n 4 ./app)");
-        return MG_EXIT_USAGE;
-    }
+    if ((mode & CLI_COMMAND) && !parsed->command)
+        return cli_options_refuse(
+            usage, "missing '--' before the launcher command (e.g. -- mpirun -n 4 ./app)");
+    if ((mode & CLI_COMMAND) && parsed->ncommand == 0)
+        return cli_options_refuse(usage,
+                                  "no launcher command after '--' (e.g. -- mpirun -n 4 ./app)");
     return 0;
 }

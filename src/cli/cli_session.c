@@ -18,8 +18,7 @@ int cli_session_command_words;
 static int open_report(cli_session *s, const char *flavor, const char *launcher,
                        const char *library)
 {
-    s->report = report_create(s->tool, CLI_MPIGUARD_VERSION, cli_session_command_line,
-                              cli_session_command_words);
+    s->report = cli_session_report_create(s->tool);
     if (!s->report) {
         mg_log_error("out of memory");
         return MG_EXIT_SOFTWARE;
@@ -65,16 +64,26 @@ int cli_session_attach(cli_session *s, const char *tool, const char *target)
     return rc;
 }
 
-int cli_session_save(cli_session *s)
+report_doc *cli_session_report_create(const char *tool)
 {
-    if (!cli_options.report_path)
-        return 0;
+    return report_create(tool, CLI_MPIGUARD_VERSION, cli_session_command_line,
+                         cli_session_command_words);
+}
+
+int cli_session_report_write(const report_doc *report)
+{
     char err[1024];
-    if (report_write(s->report, cli_options.report_path, err, sizeof err) != MG_ERROR_OK) {
+    if (cli_options.report_path &&
+        report_write(report, cli_options.report_path, err, sizeof err) != MG_ERROR_OK) {
         mg_log_error("%s", err);
         return MG_EXIT_CANTCREAT;
     }
     return 0;
+}
+
+int cli_session_save(cli_session *s)
+{
+    return cli_session_report_write(s->report);
 }
 
 void cli_session_record_observation(cli_session *s, const observe_ranks *o,
@@ -138,14 +147,13 @@ int cli_session_finish(cli_session *s, int finding_status)
                           : job_status == 0 && !finding_status     ? "completed"
                                                                    : "failed";
     report_set_exit(s->report, job_status, outcome);
-    if (released && !cli_options.quiet)
-        fprintf(stderr,
-                "mpiguard: %s: stopped watching on signal %d; the job attached to runs on\n",
-                s->tool, signal_received);
-    else if (signal_received && !cli_options.quiet)
-        fprintf(stderr, "mpiguard: %s: interrupted by signal %d (%s): the job was stopped%s\n",
-                s->tool, signal_received, strsignal(signal_received),
-                finding_status ? "" : "; nothing found up to then");
+    if (released)
+        cli_options_say(s->tool, "stopped watching on signal %d; the job attached to runs on",
+                        signal_received);
+    else if (signal_received)
+        cli_options_say(s->tool, "interrupted by signal %d (%s): the job was stopped%s",
+                        signal_received, strsignal(signal_received),
+                        finding_status ? "" : "; nothing found up to then");
     int save_status = cli_session_save(s);
     report_destroy(s->report);
     job_session_end(&s->job);

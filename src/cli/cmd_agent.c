@@ -102,12 +102,9 @@ static int parse(int argc, char **argv, agent_args *a, int *done)
     /* check's agent under a leaf of the tree of detectors streams to an inherited descriptor */
     int to_leaf = a->tool && strcmp(a->tool, "check") == 0 && !a->connect && a->output;
     if (!a->tool || (strcmp(a->tool, "hang") != 0 && strcmp(a->tool, "check") != 0) ||
-        (!to_leaf && (!a->connect || !strrchr(a->connect, ':'))) || !a->token) {
-        mg_log_error("agent: needs the tool (hang, check or stage), --connect HOST:PORT (check: or "
-                     "--output FD) and --token");
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
+        (!to_leaf && (!a->connect || !strrchr(a->connect, ':'))) || !a->token)
+        return cli_options_refuse(usage, "agent: needs the tool (hang, check or stage), --connect "
+                                         "HOST:PORT (check: or --output FD) and --token");
     return 0;
 }
 

@@ -148,12 +148,10 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
     size_t at;
     if (coll_search_resume(doc->entries, doc->n, x->name, s, P, &at, &so.n_passed) ==
         COLL_SEARCH_RESUME_KEPT) {
-        if (!cli_options.quiet)
-            fprintf(stderr,
-                    "mpiguard: collectives: %s s=%llu P=%llu: bounded at n = %llu by an "
-                    "earlier run; not tested again\n",
-                    x->name, (unsigned long long)s, (unsigned long long)P,
-                    (unsigned long long)doc->entries[at].safe_count);
+        cli_options_say("collectives",
+                        "%s s=%llu P=%llu: bounded at n = %llu by an earlier run; not tested again",
+                        x->name, (unsigned long long)s, (unsigned long long)P,
+                        (unsigned long long)doc->entries[at].safe_count);
         return;
     }
     coll_search_result b;
@@ -176,34 +174,32 @@ static void test_point(tester_jobs *x, uint64_t s, uint64_t P, coll_search_opts 
                       : b.status == COLL_SEARCH_UNBOUNDED && b.failure != COLL_SEARCH_PASS
                           ? "; next n "
                           : NULL;
-    if (!cli_options.quiet)
-        fprintf(stderr, "mpiguard: collectives: %s s=%llu P=%llu: %s, n = %llu (%d test%s%s%s)\n",
-                x->name, (unsigned long long)s, (unsigned long long)P, e.status,
-                (unsigned long long)e.safe_count, b.tests, b.tests == 1 ? "" : "s", why ? why : "",
-                why ? coll_search_outcome_name(b.failure) : "");
+    cli_options_say("collectives", "%s s=%llu P=%llu: %s, n = %llu (%d test%s%s%s)", x->name,
+                    (unsigned long long)s, (unsigned long long)P, e.status,
+                    (unsigned long long)e.safe_count, b.tests, b.tests == 1 ? "" : "s",
+                    why ? why : "", why ? coll_search_outcome_name(b.failure) : "");
 }
 
 static int save(const char *output, const bounds_file_doc *doc, report_doc *report)
 {
     char err[1024];
-    if (bounds_file_write(output, doc, err, sizeof err) != 0 ||
-        (cli_options.report_path &&
-         report_write(report, cli_options.report_path, err, sizeof err) != 0)) {
+    if (bounds_file_write(output, doc, err, sizeof err) != 0) {
         mg_log_error("%s", err);
         return MG_EXIT_CANTCREAT;
     }
-    return 0;
+    return cli_session_report_write(report);
 }
+
+static const char usage[] =
+    "mpiguard collectives [--collectives LIST] [--np P,...] [--type-size S,...] [--f F] "
+    "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
+    "[--resume] [--no-costs] -- <launcher> [<launcher options>]";
 
 /* Parses the command line into o and args, *done when it only asked for help. Returns 0 or the
  * exit status of a usage error (said). */
 static int parse_options(int argc, char **argv, coll_options *o, mg_options_parsed_args *args,
                          int *done)
 {
-    static const char usage[] =
-        "mpiguard collectives [--collectives LIST] [--np P,...] [--type-size S,...] [--f F] "
-        "[--memory-limit BYTES] [--time-limit SECONDS] [--max-count N] [--output FILE] "
-        "[--resume] [--no-costs] -- <launcher> [<launcher options>]";
     const mg_options_option options[] = {
         {"collectives", 0, MG_OPTIONS_STRING, &o->collectives, "LIST",
          "collectives to test, e.g. Gatherv,Igather,Gatherv_c,Alltoall_inplace (default: all 24 "
@@ -365,10 +361,9 @@ int cmd_collectives(int argc, char **argv)
     coll_lists l;
     if ((rc = parse_lists(&o, &l)))
         return rc;
-    if (args.ncommand > TESTER_JOBS_MAX_LAUNCHER) {
-        mg_log_error("bad --collectives, --np or --type-size list (type sizes: 1, 2, 4 or 8)");
-        return MG_EXIT_USAGE;
-    }
+    if (args.ncommand > TESTER_JOBS_MAX_LAUNCHER)
+        return cli_options_refuse(usage, "the launcher takes at most %d words after '--'",
+                                  TESTER_JOBS_MAX_LAUNCHER);
     tester_jobs x = {
         .launcher = args.command, .nlauncher = args.ncommand, .quiet = cli_options.quiet};
     x.memory_limit = mg_memory_available() / 10 * 8;
@@ -381,8 +376,7 @@ int cmd_collectives(int argc, char **argv)
         bounds_file_free(&doc);
         return rc;
     }
-    report_doc *report = report_create("collectives", CLI_MPIGUARD_VERSION,
-                                       cli_session_command_line, cli_session_command_words);
+    report_doc *report = cli_session_report_create("collectives");
     coll_row *rows = calloc(doc.n + (size_t)(l.ncoll * l.nnp * l.ns), sizeof *rows);
     rc = report && rows ? MG_ERROR_OK : MG_EXIT_SOFTWARE;
     if (!rc) {

@@ -47,12 +47,8 @@ static void install_stop_handlers(void)
         sigaction(stop_signals[k], &sa, &job_handlers[k]);
 }
 
-static int check_run_options(const concolic_loop_options *o, int ncommand)
+static int check_run_options(const concolic_loop_options *o)
 {
-    if (ncommand < 1) {
-        mg_log_error("missing '--' and the program (e.g. -- ./app args)");
-        return MG_EXIT_USAGE;
-    }
     if (o->caps + o->tune + o->uncapped > 1) {
         mg_log_error("--caps, --tune and --uncapped each choose how inputs are bounded: give one");
         return MG_EXIT_USAGE;
@@ -145,8 +141,7 @@ static int campaign(const concolic_loop_options *o, concolic_launch *lp, const c
     snprintf(token, sizeof token, "concolic-%d-%ld", (int)getpid(), (long)time(NULL));
     lp->token = token;
     install_stop_handlers();
-    report_doc *rep = report_create("concolic", CLI_MPIGUARD_VERSION, cli_session_command_line,
-                                    cli_session_command_words);
+    report_doc *rep = cli_session_report_create("concolic");
     rc = concolic_loop_run(&c, o, lp, rep);
     int bugs = c.nbugs > 0;
     concolic_campaign_free(&c);
@@ -237,7 +232,7 @@ int cmd_concolic(int argc, char **argv)
     o.quiet = cli_options.quiet;
     o.report_path = cli_options.report_path;
     o.stop = &stop_signal;
-    if ((rc = check_run_options(&o, args.ncommand)))
+    if ((rc = check_run_options(&o)))
         return rc;
     o.tune = !o.caps && !o.uncapped;
     if (o.distances)

@@ -275,11 +275,9 @@ static void front_open(hang_front *f)
 {
     struct hang_model_state st;
     hang_model_state(f->w.model, &st);
-    if (!cli_options.quiet)
-        fprintf(stderr,
-                "mpiguard: hang: watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)\n",
-                f->s->job.nranks, f->w.probes.kind == RANK_PROBE_SHM ? "shm" : "ptrace",
-                f->o->alpha, st.set_size, st.reduced ? ", fewer than 2C ranks" : "");
+    cli_options_say("hang", "watching %d ranks (sampler %s, alpha %g, %zu ranks per set%s)",
+                    f->s->job.nranks, f->w.probes.kind == RANK_PROBE_SHM ? "shm" : "ptrace",
+                    f->o->alpha, st.set_size, st.reduced ? ", fewer than 2C ranks" : "");
     f->trace = f->o->trace ? fopen(f->o->trace, "w") : NULL;
     if (f->o->trace && !f->trace)
         mg_log_warn("hang: cannot write the trace '%s'; watching without it", f->o->trace);
@@ -320,7 +318,8 @@ static int watch(cli_session *s, const hang_options *o, const hang_watcher_param
     return status;
 }
 
-static const char hang_usage[] = "mpiguard hang [options] -- <launcher> <args>";
+static const char hang_usage[] = "mpiguard hang [options] -- <launcher> <args>\n"
+                                 "       mpiguard hang [options] --attach PID|JOBID";
 
 /* Parses the command line into *o and *args; the cli_options_parse status, *done when it said all
  * (help).
@@ -376,18 +375,15 @@ static int parse_options(int argc, char **argv, hang_options *o, mg_options_pars
 /* The closing line of a watch that found no hang, or why it could not watch. */
 static void say_no_hang(const cli_session *s, const hang_watcher_seen *seen)
 {
-    if (cli_options.quiet)
-        return;
     if (seen->ended_in_discovery)
-        fprintf(stderr,
-                "mpiguard: hang: the job ended before all its ranks were found (%d found): it did "
-                "not hang, and was too short to watch\n",
-                s->job.found);
+        cli_options_say("hang",
+                        "the job ended before all its ranks were found (%d found): it did not "
+                        "hang, and was too short to watch",
+                        s->job.found);
     else if (seen->dead_rank < 0 && !job_interrupting_signal(s->job.process))
-        fprintf(stderr,
-                "mpiguard: hang: no hang found in %d of %d ranks observed (%d by shm, %d by "
-                "ptrace)\n",
-                seen->by_shm + seen->by_ptrace, s->job.nranks, seen->by_shm, seen->by_ptrace);
+        cli_options_say(
+            "hang", "no hang found in %d of %d ranks observed (%d by shm, %d by ptrace)",
+            seen->by_shm + seen->by_ptrace, s->job.nranks, seen->by_shm, seen->by_ptrace);
 }
 
 /* Whether the command line names one job to watch, said with the usage when not: a command after
@@ -395,10 +391,10 @@ static void say_no_hang(const cli_session *s, const hang_watcher_seen *seen)
 static bool job_named(const hang_options *o, const mg_options_parsed_args *args)
 {
     if (!o->attach == !args->command || (args->command && args->ncommand == 0)) {
-        mg_log_error(o->attach ? "--attach watches a running job: give no command after '--'"
+        cli_options_refuse(hang_usage, "%s",
+                           o->attach
+                               ? "--attach watches a running job: give no command after '--'"
                                : "missing '--' and the launcher command (or --attach PID|JOBID)");
-        fprintf(stderr, "usage: %s\n       mpiguard hang [options] --attach PID|JOBID\n",
-                hang_usage);
         return false;
     }
     if (o->agent_fanout && !o->agents && !o->agent_launcher) {

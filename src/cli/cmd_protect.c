@@ -1,13 +1,21 @@
 /* `mpiguard protect`: runs a job with its collectives protected against scaling problems; the
  * module's options, settings and findings are protect_setup.c's, shared with `mpiguard run`
  * (docs/cli.md, docs/collectives.md). Each rank is observed as under run, by the segment it
- * publishes at MPI_Init: the state module stays off, its per-call stores too. */
+ * publishes at MPI_Init: the state module stays off, its per-call stores too. The job is run as
+ * `run` runs it (cmd_run_job). */
 #include "cli.h"
 #include "protect_setup.h"
 
-#include "mg_exit.h"
-
 #include <stdio.h>
+
+/* Returns the ranks not observed (cli_session_record_by_state). */
+static int record_ranks(cli_session *s, const observe_ranks *o)
+{
+    int blind = cli_session_record_by_state(s, o);
+    cli_options_say("protect", "%d of %d ranks found; %d of %d ranks observed", s->job.found,
+                    s->job.nranks, observe_ranks_observed(o), s->job.nranks);
+    return blind;
+}
 
 int cmd_protect(int argc, char **argv)
 {
@@ -27,25 +35,6 @@ int cmd_protect(int argc, char **argv)
         tables, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    if ((rc = protect_setup_prepare(args.command, args.ncommand)))
-        return rc;
-    cli_session s;
-    if ((rc = cli_session_start(&s, "protect", "protect", args.command, args.ncommand))) {
-        protect_setup_discard();
-        return rc;
-    }
-    observe_ranks *o = cli_session_watch_ranks(&s);
-    if (!o) {
-        protect_setup_collect(&s, 0);
-        return cli_session_finish(&s, MG_EXIT_SOFTWARE);
-    }
-    int blind = cli_session_record_by_state(&s, o);
-    if (!cli_options.quiet)
-        fprintf(stderr, "mpiguard: protect: %d of %d ranks found; %d of %d ranks observed\n",
-                s.job.found, s.job.nranks, observe_ranks_observed(o), s.job.nranks);
-    observe_ranks_destroy(o);
-    protect_setup_collect(&s, 0);
-    rc = cli_session_finish(&s, 0);
-    /* as run: a job that ran well but was partly unseen, or not found at all, is not clean */
-    return rc == 0 && blind ? MG_EXIT_UNOBSERVED : rc;
+    return cmd_run_job("protect", "protect", CLI_RUN_PROTECTED, args.command, args.ncommand,
+                       record_ranks);
 }

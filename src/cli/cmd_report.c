@@ -31,11 +31,8 @@ int cmd_report(int argc, char **argv)
                                argc, argv, CLI_NO_JOB, positional, 1, &args, &done);
     if (rc || done)
         return rc;
-    if (args.npositional != 1) {
-        mg_log_error("name the report to render");
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
+    if (args.npositional != 1)
+        return cli_options_refuse(usage, "name the report to render");
     report_doc *r;
     char err[1024];
     rc = report_load(args.positional[0], &r, err, sizeof err);

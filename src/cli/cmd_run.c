@@ -21,8 +21,10 @@ static const char *checked(int no_protect)
     return "checked: collectives' displacements (Detector D)";
 }
 
+static int no_protect; /* --no-protect */
+
 /* Returns the ranks not observed (cli_session_record_by_state). */
-static int record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
+static int record_ranks(cli_session *s, const observe_ranks *o)
 {
     json_object *data = report_tool_data(s->report);
     json_object *calls = json_object_new_array();
@@ -34,21 +36,19 @@ static int record_ranks(cli_session *s, const observe_ranks *o, int no_protect)
         interposed += st != NULL;
         total += c;
         json_object_array_add(calls, st ? json_object_new_int64((int64_t)c) : NULL);
-        if (cli_options.verbose)
-            fprintf(stderr, "mpiguard: run: rank %d pid %d %s, %llu MPI calls\n", r,
-                    s->job.ranks[r].pid, st ? "interposed" : "not interposed", c);
+        mg_log_info("run: rank %d pid %d %s, %llu MPI calls", r, s->job.ranks[r].pid,
+                    st ? "interposed" : "not interposed", c);
     }
     json_object_object_add(data, "ranks_found", json_object_new_int(s->job.found));
     json_object_object_add(data, "world_size", json_object_new_int(s->job.nranks));
     json_object_object_add(data, "ranks_interposed", json_object_new_int(interposed));
     json_object_object_add(data, "mpi_calls", calls);
     int blind = cli_session_record_by_state(s, o);
-    if (!cli_options.quiet)
-        fprintf(stderr,
-                "mpiguard: run: %d of %d ranks found, %d interposed, %llu MPI calls; %d of %d "
-                "ranks observed, %s\n",
-                s->job.found, s->job.nranks, interposed, total, observe_ranks_observed(o),
-                s->job.nranks, checked(no_protect));
+    cli_options_say("run",
+                    "%d of %d ranks found, %d interposed, %llu MPI calls; %d of %d ranks observed, "
+                    "%s",
+                    s->job.found, s->job.nranks, interposed, total, observe_ranks_observed(o),
+                    s->job.nranks, checked(no_protect));
     return blind;
 }
 
@@ -56,7 +56,6 @@ int cmd_run(int argc, char **argv)
 {
     static const char usage[] =
         "mpiguard run [--no-protect | --bounds FILE ...] [options] -- <launcher> <args>";
-    static int no_protect;
     static const mg_options_option run_options[] = {
         {"no-protect", 0, MG_OPTIONS_FLAG, &no_protect, NULL,
          "do not protect the collectives (the protect module stays off)", NULL, 0, 0},
@@ -76,31 +75,32 @@ int cmd_run(int argc, char **argv)
         tables, argc, argv, CLI_COMMAND, NULL, 0, &args, &done);
     if (rc || done)
         return rc;
-    if (no_protect && protect_setup_options_given()) {
-        mg_log_error("--no-protect turns the protection off: --bounds, --bound, --bound-form and "
-                     "--workaround would do nothing");
-        fprintf(stderr, "usage: %s\n", usage);
-        return MG_EXIT_USAGE;
-    }
-    if (!no_protect && (rc = protect_setup_prepare(args.command, args.ncommand)))
+    if (no_protect && protect_setup_options_given())
+        return cli_options_refuse(usage,
+                                  "--no-protect turns the protection off: --bounds, --bound, "
+                                  "--bound-form and --workaround would do nothing");
+    return cmd_run_job("run", no_protect ? "state" : "state:protect",
+                       no_protect ? CLI_RUN_UNPROTECTED : CLI_RUN_PROTECTED_QUIETLY, args.command,
+                       args.ncommand, record_ranks);
+}
+
+int cmd_run_job(const char *tool, const char *modules, int protect, char **command, int ncommand,
+                int (*record)(cli_session *s, const observe_ranks *o))
+{
+    int rc;
+    if (protect && (rc = protect_setup_prepare(command, ncommand)))
         return rc;
     cli_session s;
-    if ((rc = cli_session_start(&s, "run", no_protect ? "state" : "state:protect", args.command,
-                                args.ncommand))) {
+    if ((rc = cli_session_start(&s, tool, modules, command, ncommand))) {
         protect_setup_discard();
         return rc;
     }
     observe_ranks *o = cli_session_watch_ranks(&s);
-    if (!o) {
-        if (!no_protect)
-            protect_setup_collect(&s, 1);
-        return cli_session_finish(&s, MG_EXIT_SOFTWARE);
-    }
-    int blind = record_ranks(&s, o, no_protect);
+    int failed = !o, blind = o ? record(&s, o) : 0;
     observe_ranks_destroy(o);
-    if (!no_protect)
-        protect_setup_collect(&s, 1);
-    rc = cli_session_finish(&s, 0);
+    if (protect)
+        protect_setup_collect(&s, protect == CLI_RUN_PROTECTED_QUIETLY);
+    rc = cli_session_finish(&s, failed ? MG_EXIT_SOFTWARE : 0);
     /* a job that ran well but was partly unseen, or not found at all, is not a clean result */
     return rc == 0 && blind ? MG_EXIT_UNOBSERVED : rc;
 }

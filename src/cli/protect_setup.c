@@ -172,43 +172,26 @@ typedef struct seen_event {
 
 enum { SEEN_MAX = 256 };
 
-/* Where the offset of a call site "object+0xoffset" (protect_site.c) starts, or NULL. */
-static const char *offset_of_site(const char *where)
-{
-    const char *plus = NULL;
-    for (const char *p = strstr(where, "+0x"); p; p = strstr(p + 1, "+0x"))
-        plus = p;
-    return plus;
-}
-
 /* The source line of a call site of `called`, read from the object's file; unknown fields where the
  * object has no debug information or is gone. */
 static void resolve_site(site_resolver *sites, const char *where, const char *called,
                          site_resolver_info *out)
 {
     memset(out, 0, sizeof *out);
-    const char *plus = offset_of_site(where);
     char object[4096];
-    if (!sites || !plus || where[0] != '/' || (size_t)(plus - where) >= sizeof object)
-        return;
-    snprintf(object, sizeof object, "%.*s", (int)(plus - where), where);
-    site_resolver_lookup_object(sites, object, strtoull(plus + 3, NULL, 16), called, out);
+    uint64_t offset;
+    if (sites && protect_event_site_object(where, object, sizeof object, &offset) == 0)
+        site_resolver_lookup_object(sites, object, offset, called, out);
 }
 
-/* How a summary names a site: "file.c:line" where known, else "object+0xoffset" with the object's
- * file name alone, as the rank's own line does. */
+/* How a summary names a site: "file.c:line" where known, else as the rank's own line does. */
 static void site_label(const char *where, const site_resolver_info *site, char *out, size_t len)
 {
-    if (site->file && site->line) {
-        const char *name = strrchr(site->file, '/');
+    const char *name = site->file ? strrchr(site->file, '/') : NULL;
+    if (site->file && site->line)
         snprintf(out, len, "%s:%d", name ? name + 1 : site->file, site->line);
-        return;
-    }
-    const char *plus = offset_of_site(where), *name = where;
-    for (const char *p = where; plus && p < plus; p++)
-        if (*p == '/')
-            name = p + 1;
-    snprintf(out, len, "%s", name);
+    else
+        snprintf(out, len, "%s", protect_event_site_short(where));
 }
 
 /* A rank's site of a finding, said to be its procedure's line where the call's is not known. */
@@ -320,9 +303,8 @@ void protect_setup_collect(cli_session *s, int only_if_any)
     json_object *data = report_tool_data(s->report);
     json_object_object_add(data, "workaround_sites", json_object_new_int(uses));
     json_object_object_add(data, "unprotected_sites", json_object_new_int(unprotected));
-    if (!cli_options.quiet && (!only_if_any || uses || unprotected))
-        fprintf(stderr,
-                "mpiguard: %s: %d call site(s) routed through a workaround, %d trigger(s) left "
-                "unprotected\n",
-                s->tool, uses, unprotected);
+    if (!only_if_any || uses || unprotected)
+        cli_options_say(
+            s->tool, "%d call site(s) routed through a workaround, %d trigger(s) left unprotected",
+            uses, unprotected);
 }

@@ -87,16 +87,6 @@ static void site_text(void *site, char *out, size_t len)
     }
 }
 
-/* The rank's own line names the object by its file name alone. */
-static const char *short_site(const char *where)
-{
-    const char *name = where;
-    for (const char *p = where; *p && strncmp(p, "+0x", 3) != 0; p++)
-        if (*p == '/')
-            name = p + 1;
-    return name;
-}
-
 void protect_site_note(const char *kind, mpi_function_ids_fn fn, const char *detectors,
                        const char *workaround, int eager, const char *detail)
 {
@@ -108,7 +98,7 @@ void protect_site_note(const char *kind, mpi_function_ids_fn fn, const char *det
     site_text(site, where, sizeof where);
     const protect_event ev = {kind,  mpi_function_ids_name(fn), where, detectors, workaround, eager,
                               detail};
-    protect_event_summary(&ev, short_site(where), line, sizeof line);
+    protect_event_summary(&ev, protect_event_site_short(where), line, sizeof line);
     interpose_log("protect: ", line);
     if (events_fd < 0)
         return;

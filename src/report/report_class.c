@@ -240,6 +240,12 @@ int report_class_select(const char *spec, unsigned char *selected, size_t nselec
     return MG_ERROR_OK;
 }
 
+int report_class_selected(const unsigned char *selected, const char *name)
+{
+    const report_class *c = report_class_find(name);
+    return c ? selected[c - classes] : 1;
+}
+
 void report_class_list(const unsigned char *selected, int want, char *out, size_t outlen)
 {
     size_t n = 0;

@@ -34,6 +34,10 @@ size_t report_class_count(void);
 int report_class_select(const char *spec, unsigned char *selected, size_t nselected, char *err,
                         size_t errlen);
 
+/* Whether the class named `name` is selected (selected as report_class_select fills it); 1 for a
+ * name missing from the table, whose finding a report then fails to validate with. */
+int report_class_selected(const unsigned char *selected, const char *name);
+
 /* The names of check's classes with selected[i] == want, comma-separated, into out ("" when
  * none). */
 void report_class_list(const unsigned char *selected, int want, char *out, size_t outlen);

@@ -60,3 +60,31 @@ void protect_event_summary(const protect_event *ev, const char *label, char *out
     else
         snprintf(out, len, "%s at %.256s: %s", ev->function, label, or_dash(ev->detail));
 }
+
+/* Where the offset of a site "object+0xoffset" starts, or NULL. */
+static const char *offset_of_site(const char *site)
+{
+    const char *plus = NULL;
+    for (const char *p = strstr(site, "+0x"); p; p = strstr(p + 1, "+0x"))
+        plus = p;
+    return plus;
+}
+
+int protect_event_site_object(const char *site, char *object, size_t len, uint64_t *offset)
+{
+    const char *plus = offset_of_site(site);
+    if (!plus || site[0] != '/' || (size_t)(plus - site) >= len)
+        return -1;
+    snprintf(object, len, "%.*s", (int)(plus - site), site);
+    *offset = strtoull(plus + 3, NULL, 16);
+    return 0;
+}
+
+const char *protect_event_site_short(const char *site)
+{
+    const char *plus = offset_of_site(site), *name = site;
+    for (const char *p = site; plus && p < plus; p++)
+        if (*p == '/')
+            name = p + 1;
+    return name;
+}

@@ -7,6 +7,7 @@
 #define MG_PROTECT_EVENT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct protect_event {
     const char *kind;       /* "workaround", "user_error" or "not_protected" */
@@ -35,5 +36,12 @@ int protect_event_take(char *line, protect_event *ev);
 void protect_event_summary(const protect_event *ev, const char *label, char *out, size_t len);
 /* 1 when ev says a workaround served the call (else the call was left unprotected). */
 int protect_event_used(const protect_event *ev);
+/* The object and offset of a site "object+0xoffset" (the last "+0x" starts the offset): the
+ * object's path, NUL-terminated, into object. Returns 0, or -1 when site names no object by an
+ * absolute path (a bare address) or the path takes len or more. */
+int protect_event_site_object(const char *site, char *object, size_t len, uint64_t *offset);
+/* How a line names a site whose source line is not known: "object+0xoffset" with the object's
+ * file name alone; a bare address as it is. Points into site. */
+const char *protect_event_site_short(const char *site);
 
 #endif

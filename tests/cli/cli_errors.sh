@@ -71,6 +71,9 @@ expect_status 64 "hang bad action" -- "$MPIGUARD" hang --on-hang=explode -- mpie
 expect_stderr "kill, report, signal:SIG or exec:CMD"
 expect_status 64 "hang bad signal" -- "$MPIGUARD" hang --on-hang=signal:SIGNOPE -- mpiexec.mpich -n 2 "$APP"
 expect_status 64 "hang alpha out of range" -- "$MPIGUARD" hang --alpha 2 -- mpiexec.mpich -n 2 "$APP"
+# The collectives tester takes a launcher of at most 32 words, and says so.
+expect_status 64 "collectives launcher too long" -- "$MPIGUARD" collectives -- mpiexec.mpich $(seq 1 32)
+expect_stderr "the launcher takes at most 32 words after '--'"
 expect_status 64 "concolic given a launcher" -- "$MPIGUARD" concolic -- mpiexec.mpich -n 2 "$APP"
 expect_stderr "concolic starts the program itself, at the process counts it chooses: give the program after '--', not the launcher 'mpiexec.mpich'"
 expect_status 69 "hang unsupported launcher" -- "$MPIGUARD" hang -- /bin/sleep 1

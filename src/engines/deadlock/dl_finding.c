@@ -59,3 +59,20 @@ int dl_finding_rank_listed_before(const dl_finding *f, size_t i)
             return 1;
     return 0;
 }
+
+uint64_t dl_finding_signature(const dl_finding *f)
+{
+    uint64_t h = 0xcbf29ce484222325ULL ^ f->kind;
+    for (size_t i = 0; i < f->n_calls; i++) {
+        const dl_finding_call *c = &f->calls[i];
+        uint64_t v[3] = {(uint64_t)(uint32_t)c->rank, c->func, c->callsite};
+        for (int k = 0; k < 3; k++)
+            h = (h ^ v[k]) * 0x100000001b3ULL;
+    }
+    return h;
+}
+
+int dl_finding_may_change(const dl_finding *f)
+{
+    return f->kind == DL_FINDING_COLLECTIVE_MISMATCH || f->kind == DL_FINDING_INVALID_ARGUMENTS;
+}

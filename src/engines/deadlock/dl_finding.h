@@ -117,6 +117,13 @@ int dl_finding_add_call(dl_finding *f, const dl_finding_call *call);
 /* Whether call i's rank is that of an earlier call of f: a finding lists each rank once (both
  * accesses of an rma_conflicting_access may be one rank's). */
 int dl_finding_rank_listed_before(const dl_finding *f, size_t i);
+/* What makes two findings one, hashed: the kind, and each call's rank, function and call site. The
+ * detector may find a potential deadlock again in a later analysis once the buffered sends were
+ * released: the same signature says it is not a new one. */
+uint64_t dl_finding_signature(const dl_finding *f);
+/* Whether the detector may still change f after it was found: a collective mismatch that later
+ * callers join, an invalid call that MPI then ends its rank inside (its calls and notes grow). */
+int dl_finding_may_change(const dl_finding *f);
 /* Stable upper-case name of a kind ("DEADLOCK", "POTENTIAL_DEADLOCK", ...), or "UNKNOWN". */
 const char *dl_finding_kind_name(int kind);
 

@@ -69,11 +69,29 @@ static void an_events_file_names_its_rank(void)
         MG_CHECK_INT(protect_event_file_take(not_ones[i], &rank, &size, &pid), -1);
 }
 
+/* A site names its object by path and an offset the CLI resolves to a line, or is a bare address;
+ * a line names the object by its file name alone. */
+static void a_site_splits_into_object_and_offset(void)
+{
+    char object[64];
+    uint64_t offset = 0;
+    MG_CHECK_INT(protect_event_site_object("/opt/a+0x1/app+0x1a2b", object, sizeof object, &offset),
+                 0);
+    MG_CHECK_STR(object, "/opt/a+0x1/app");
+    MG_CHECK(offset == 0x1a2b);
+    MG_CHECK_STR(protect_event_site_short("/opt/a+0x1/app+0x1a2b"), "app+0x1a2b");
+    MG_CHECK_INT(protect_event_site_object("0x7f00", object, sizeof object, &offset), -1);
+    MG_CHECK_STR(protect_event_site_short("0x7f00"), "0x7f00");
+    MG_CHECK_INT(protect_event_site_object("app+0x10", object, sizeof object, &offset), -1);
+    MG_CHECK_INT(protect_event_site_object("/opt/app+0x10", object, 8, &offset), -1);
+}
+
 int main(void)
 {
     MG_RUN(a_workaround_goes_and_comes_back);
     MG_RUN(an_unprotected_call_says_why);
     MG_RUN(a_cut_line_is_refused);
     MG_RUN(an_events_file_names_its_rank);
+    MG_RUN(a_site_splits_into_object_and_offset);
     MG_TEST_END();
 }
