@@ -342,7 +342,10 @@ PY
     ;;
 check-blind)
     # Rank 1, on node 2, loses LD_PRELOAD in a wrapper script: its node's agent names it with that
-    # cause as a one-node check would, and check stops the job with 83.
+    # cause as a one-node check would, and check stops the job with 83. The stop comes once rank
+    # 1's /proc settled (RANK_OBSERVE_SETTLE_S), whether or not ranks 0 and 2 are out of MPI_Init,
+    # which across the nodes waits for all three: a slow one (a rank started 4 s late here: rank 2
+    # was so) leaves them stopped_before_init, as docs/check.md says, never a cause of their own.
     app="$BUILD/examples/$flavor/cg"
     expect_status_within 120 83 "3-node check of a blind rank" "$app" -- mn_on 0 "$MPIGUARD" check \
         --agent-launcher "$launcher -n 3" --report "$TMP/r.json" -- $launcher -n 3 \
@@ -351,7 +354,8 @@ check-blind)
     python3 - "$TMP/r.json" <<'PY' || { cat "$TMP/stderr" >&2; fail "report"; }
 import json, sys
 obs = {o["rank"]: (o["observed"], o["cause"]) for o in json.load(open(sys.argv[1]))["observation"]}
-assert obs[1] == (False, "preload_replaced") and obs[0][0] and obs[2][0], obs
+allowed = [(True, "observed"), (False, "stopped_before_init")]
+assert obs[1] == (False, "preload_replaced") and obs[0] in allowed and obs[2] in allowed, obs
 PY
     pass "3-node check ($flavor): rank 1 on node 2 not interposed, named by its node's agent, exit 83"
     ;;
