@@ -469,6 +469,14 @@ int hang_remote_lost(const hang_remote *h, int r)
            (h->agents[h->owner[r]].fd < 0 || (h->lost_below && h->lost_below[r]));
 }
 
+int hang_remote_all_lost(const hang_remote *h)
+{
+    for (int r = 0; r < h->world; r++)
+        if (h->owner[r] >= 0 && !hang_remote_lost(h, r))
+            return 0;
+    return 1;
+}
+
 int hang_remote_world(const hang_remote *h)
 {
     return h->world;

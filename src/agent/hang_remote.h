@@ -52,6 +52,10 @@ int hang_remote_read(hang_remote *h, int r, int with_cpu_time, rank_probe_readin
  * before it said so when asked for the rank, agent_relay.h): what is known of the rank then is
  * only what it said before. */
 int hang_remote_lost(const hang_remote *h, int r);
+
+/* 1 when no rank an agent owned is read any more: each one's agent, or the relay above it, is
+ * lost (hang_remote_lost). */
+int hang_remote_all_lost(const hang_remote *h);
 /* 1 when the agents run on this machine (--agents), so that its /proc shows their ranks. */
 int hang_remote_here(const hang_remote *h);
 /* Rank r's CPU share on its node, as its agent said in its hello (1 for a rank no agent owns). */

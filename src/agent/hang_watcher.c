@@ -307,6 +307,16 @@ int hang_watcher_run(hang_watcher *w, int *rc)
         if (step.action == HANG_WATCH_SAMPLE && w->observer && !observe(w))
             return 0;
         take_readings(&w->probes, w->exits, &step, w->readings);
+        if (w->remote && hang_remote_all_lost(w->remote)) {
+            /* nothing is read any more: the job would be waited for without a bound, a hang of
+             * it never seen (issue 31: all agents go when Hydra ends the agents' job for one) */
+            mg_log_warn("hang: no rank is observed any more: every agent stopped answering; %s",
+                        w->p->action == HANG_WATCHER_ACTION_KILL ? "stopping the job"
+                                                                 : "the job runs on unwatched");
+            if (w->p->action == HANG_WATCHER_ACTION_KILL)
+                job_stop(w->job->process);
+            return 0;
+        }
         double now = mg_clock_seconds() - w->start;
         if ((*rc = hang_watch_feed(w->engine, w->readings, now, &step)) != MG_ERROR_OK)
             break;

@@ -3,8 +3,12 @@
 
 #include "mg_error.h"
 
+#include <poll.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 
 /* Takes a READ request's kind and count off c, the ranks left on it. An unknown kind is refused:
  * answering it as another would stop ranks the front meant to leave running, or the reverse. */
@@ -141,6 +145,29 @@ static int take_answer(agent_reads_ask *a, agent_proto_buf *buf, agent_reads_sta
     return MG_ERROR_OK;
 }
 
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Whether a's answer begins before its socket's receive timeout (SO_RCVTIMEO; none: no bound)
+ * has passed since sent_ms: the agents asked at once answer at once, so that each silent one
+ * costs the round that timeout from the same start, not one after the other (issue 31: a relay of
+ * two silent agents took as long as the front's own bound on the relay). */
+static int answer_begins(const agent_reads_ask *a, double sent_ms)
+{
+    struct timeval wait = {0};
+    socklen_t len = sizeof wait;
+    if (getsockopt(a->fd, SOL_SOCKET, SO_RCVTIMEO, &wait, &len) != 0 ||
+        (wait.tv_sec == 0 && wait.tv_usec == 0))
+        return 1;
+    double left = sent_ms + (double)wait.tv_sec * 1e3 + (double)wait.tv_usec * 1e-3 - now_ms();
+    struct pollfd p = {.fd = a->fd, .events = POLLIN};
+    return poll(&p, 1, left > 0 ? (int)left + 1 : 0) > 0;
+}
+
 int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf *buf,
                       agent_reads_stats *stats, char *err, size_t errlen)
 {
@@ -167,11 +194,13 @@ int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf
         }
     }
     char why[160] = "";
+    double sent_ms = now_ms();
     for (size_t k = 0; k < n; k++) {
         agent_reads_ask *a = &asks[k];
         if (a->count == 0 || a->rc != MG_ERROR_OK)
             continue;
-        a->rc = take_answer(a, buf, stats, why, sizeof why);
+        a->rc = answer_begins(a, sent_ms) ? take_answer(a, buf, stats, why, sizeof why)
+                                          : MG_ERROR_EIO;
         if (a->rc != MG_ERROR_OK)
             mark_unseen(a);
         if ((a->rc == MG_ERROR_EFORMAT || a->rc == MG_ERROR_EVERSION) && errlen > 0 &&

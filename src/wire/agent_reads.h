@@ -66,7 +66,9 @@ typedef struct agent_reads_stats {
 /* One round of readings of kind (agent_reads_kind): sends every ask with a count its request
  * frame, then takes the answers in the same order, so the agents read their ranks at the same
  * time. An ask that fails leaves its readings unseen and the others unaffected; err names the
- * first malformed answer. buf is scratch. Adds to stats when not NULL. Returns MG_ERROR_OK, or
+ * first malformed answer. An agent whose answer has not begun within its socket's receive timeout
+ * (SO_RCVTIMEO) of the requests' sending fails (MG_ERROR_EIO): silent agents cost the round one
+ * timeout, not one each. buf is scratch. Adds to stats when not NULL. Returns MG_ERROR_OK, or
  * MG_ERROR_ENOMEM (nothing sent). */
 int agent_reads_round(agent_reads_ask *asks, size_t n, int kind, agent_proto_buf *buf,
                       agent_reads_stats *stats, char *err, size_t errlen);

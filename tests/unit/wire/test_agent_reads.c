@@ -12,6 +12,8 @@
 
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { NAGENTS = 3, NRANKS = 9 };
@@ -292,8 +294,44 @@ static void bad_requests_are_refused(void)
     agent_proto_buf_free(&reply);
 }
 
+/* Four agents that never answer, each socket with a 300 ms receive timeout: the round gives up
+ * on all of them about 300 ms after asking, not 1.2 s (one timeout after another). */
+static void silent_agents_cost_one_timeout(void)
+{
+    enum { SILENT = 4 };
+    int pairs[SILENT][2];
+    agent_reads_ask asks[SILENT];
+    int32_t ranks[SILENT];
+    agent_proto_reading out[SILENT];
+    struct timeval wait = {.tv_usec = 300000};
+    for (int a = 0; a < SILENT; a++) {
+        MG_CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, pairs[a]) == 0);
+        MG_CHECK(setsockopt(pairs[a][0], SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) == 0);
+        ranks[a] = a;
+        asks[a] = (agent_reads_ask){
+            .fd = pairs[a][0], .ranks = &ranks[a], .out = &out[a], .count = 1};
+    }
+    agent_proto_buf scratch = {0};
+    char err[160];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    MG_CHECK_INT(agent_reads_round(asks, SILENT, AGENT_READS_PLAIN, &scratch, NULL, err, sizeof err),
+                 MG_ERROR_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    MG_CHECK(took >= 0.29 && took < 0.9); /* one after another: 1.2 s */
+    for (int a = 0; a < SILENT; a++) {
+        MG_CHECK_INT(asks[a].rc, MG_ERROR_EIO);
+        MG_CHECK(out[a].unseen);
+        close(pairs[a][0]);
+        close(pairs[a][1]);
+    }
+    agent_proto_buf_free(&scratch);
+}
+
 int main(void)
 {
+    MG_RUN(silent_agents_cost_one_timeout);
     MG_RUN(groups_by_agent_in_order);
     MG_RUN(one_frame_each_way_per_agent);
     MG_RUN(a_failing_agent_leaves_the_others_intact);
