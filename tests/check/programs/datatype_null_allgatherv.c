@@ -1,7 +1,7 @@
-/* Every rank gathers one integer from each rank with MPI_Allgatherv, its receive side described
- * by a type handle never set up (MPI_DATATYPE_NULL) while its counts are 1: a v-collective's
- * datatype is checked against the counts it goes with. Errors return here, so the job goes on.
- * Issue 28 item 2.
+/* Every rank gathers one integer from each rank with MPI_Allgatherv, its receive type a handle
+ * never set up (MPI_DATATYPE_NULL) for counts of 1: a v-collective's datatype is checked against
+ * the counts it goes with. Errors return here, so the job goes on. Issue 28 item 2.
+ * slice: none
  * np: 2
  * expect: datatype_null ranks 0 line 19
  * expect: datatype_null ranks 1 line 19

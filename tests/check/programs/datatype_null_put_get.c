@@ -1,7 +1,7 @@
-/* In one fence epoch, rank 0 puts an integer into rank 1's window with an origin type handle
- * never set up (MPI_DATATYPE_NULL), and rank 1 reads rank 0's window with a null target type:
- * both one-sided calls have a positive count, so both are reported, each before it reaches MPI.
- * Errors on the window return here, so the job goes on. Issue 28 item 2.
+/* In one fence epoch, rank 0 puts an integer into rank 1's window with an origin type never set
+ * up (MPI_DATATYPE_NULL), rank 1 reads rank 0's with a null target type: both with a positive
+ * count, both reported before they reach MPI. Errors on the window return here. Issue 28 item 2.
+ * slice: none
  * np: 2
  * expect: datatype_null ranks 0 line 22
  * expect: datatype_null ranks 1 line 24

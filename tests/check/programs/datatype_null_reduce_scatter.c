@@ -1,7 +1,7 @@
-/* Both ranks sum a vector of two integers and keep one element each with MPI_Reduce_scatter,
- * naming a type handle never set up (MPI_DATATYPE_NULL) for counts of 1: the datatype of a
- * reduction with per-rank counts is checked against them. Errors return here, so the job goes
- * on. Issue 28 item 2.
+/* Both ranks sum two integers and keep one each with MPI_Reduce_scatter, naming a type handle
+ * never set up (MPI_DATATYPE_NULL) for counts of 1: a reduction's datatype is checked against its
+ * per-rank counts. Errors return here, so the job goes on. Issue 28 item 2.
+ * slice: none
  * np: 2
  * expect: datatype_null ranks 0 line 19
  * expect: datatype_null ranks 1 line 19
