@@ -4,6 +4,8 @@
 # totals. Each run goes through tests/check/run_program.sh, so a row passes exactly when its
 # CTest test would. MG_CHECK_VALIDATE=1 runs the plain-MPI validation mode instead of
 # `mpiguard check` ("found" is then what the MPI did: completes, hang or abort).
+# MG_CHECK_FLAVORS="openmpi" (or "mpich") runs one MPI only, the other's column "not run": on a
+# loaded machine the two halves run one after the other, one MPI at a time.
 # Usage: bench/check/suite_table.sh [build-dir] [program...]   (build dir: /tmp/build-checksuite)
 #        bench/check/suite_table.sh --classes   the programs per class (files with an `expect:` of
 #                                               it) and the correct ones, from the headers alone
@@ -50,6 +52,10 @@ for p in "${programs[@]}"; do
         # A program for some MPIs only (`flavors:`, e.g. the `_c` calls Open MPI 4.1.4 lacks).
         if [ -n "$only" ] && ! grep -qw "$flavor" <<<"$only"; then
             row+=" — ($only only) |"
+            continue
+        fi
+        if ! grep -qw "$flavor" <<<"${MG_CHECK_FLAVORS:-openmpi mpich}"; then
+            row+=" not run |"
             continue
         fi
         runs[$flavor]=$((runs[$flavor] + 1))

@@ -86,8 +86,24 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
     return capture_args_reject(fn, phase, c, usage_args_check(&u), peer, tag, count);
 }
 
+usage_args_problem capture_args_typed_check(const capture_args_typed *typed, int n)
+{
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < typed[k].n; i++) {
+            const capture_args_typed *t = &typed[k];
+            int64_t count = t->count_size == sizeof(int) ? ((const int *)t->counts)[i]
+                                                         : ((const MPI_Count *)t->counts)[i];
+            usage_args_problem p = usage_args_check_type(
+                capture_types_state(t->types[t->per_count ? i : 0]), count);
+            if (p != USAGE_ARGS_OK)
+                return p;
+        }
+    return USAGE_ARGS_OK;
+}
+
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
-                      int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id)
+                      int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id,
+                      const capture_args_typed sides[2])
 {
     usage_args_call u = describe_comm(comm, c);
     u.op_freed = (op_id & CAPTURE_EMIT_OP_FREED) != 0;
@@ -102,8 +118,10 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
         describe_rank(&u, root, c->size);
         u.peer_is_root = 1;
     }
-    return capture_args_reject(fn, phase, c, usage_args_check(&u),
-                               has_root ? root : CHECK_EVENT_NO_ROOT, 0, count);
+    usage_args_problem p = usage_args_check(&u);
+    if (p == USAGE_ARGS_OK && c && sides)
+        p = capture_args_typed_check(sides, 2);
+    return capture_args_reject(fn, phase, c, p, has_root ? root : CHECK_EVENT_NO_ROOT, 0, count);
 }
 
 int capture_args_group(uint16_t fn, int phase, const capture_comm *c, MPI_Group group)

@@ -33,13 +33,28 @@ enum capture_args_peer_role { CAPTURE_ARGS_TO = 0, CAPTURE_ARGS_FROM };
 int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, const void *buf,
                      int64_t count, MPI_Datatype type, int peer, int tag, int role);
 
+/* A datatype argument of a call with more than one: n counts (ints, or MPI_Counts: count_size
+ * bytes each), each of types[i] (per_count) or all of types[0]. n 0: not significant here. */
+typedef struct capture_args_typed {
+    const void *counts;
+    size_t count_size;
+    const MPI_Datatype *types;
+    int n, per_count;
+} capture_args_typed;
+
+/* The first problem of the datatype arguments typed[0..n), each type against each of its counts
+ * (usage_args_check_type), or USAGE_ARGS_OK. O(counts). */
+usage_args_problem capture_args_typed_check(const capture_args_typed *typed, int n);
+
 /* Checks a collective: its communicator, its root (has_root) on an intracommunicator, the block
  * it describes (buf, count x type, the datatype argument checked like a point-to-point one's;
- * none: count 0 of MPI_DATATYPE_NULL; buf the buffer every member passes, or MPI_IN_PLACE), and
- * a reduction's op (op_id, 0 for none; CAPTURE_EMIT_OP_FREED set for an op freed since) against
- * that type. As capture_args_p2p. */
+ * none: count 0 of MPI_DATATYPE_NULL; buf the buffer every member passes, or MPI_IN_PLACE), a
+ * reduction's op (op_id, 0 for none; CAPTURE_EMIT_OP_FREED set for an op freed since) against
+ * that type, and the datatype arguments of a shape without a common block (sides: NULL, or its
+ * send and its receive side, as significant at this rank). As capture_args_p2p. */
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
-                      int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id);
+                      int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id,
+                      const capture_args_typed sides[2]);
 
 /* Checks the group argument of fn (Comm_create, Comm_create_group, Win_post, Win_start) on c
  * (NULL when unknown): 1 when it is a copy of a freed group's handle (the group_freed record was

@@ -15,18 +15,23 @@
 #include "capture_types.h"
 #include "mpi_binding.h"
 
+#pragma weak PMPI_Comm_rank
+
 /* Collectives: root translated to a world rank, op to its id, a request for the nonblocking.
  * count: an int of the int binding or an MPI_Count of the `_c` one, the same record for both, so
  * that the detector matches MPI_Bcast_c with MPI_Bcast. block x type: the message every member
  * must describe alike (docs/design/check-detector.md §13); MPI_DATATYPE_NULL where members may
- * differ. buf: that message's buffer, for the argument checks. */
+ * differ. buf: that message's buffer, for the argument checks; sides: where members may differ,
+ * the datatype arguments (capture_args_coll). */
 static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op op, int64_t count,
-                 const void *buf, int64_t block, MPI_Datatype type, MPI_Request *request)
+                 const void *buf, int64_t block, MPI_Datatype type,
+                 const capture_args_typed sides[2], MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
     const check_event_func_info *info = check_event_func_describe(fn);
     uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_emit_op_id(op);
-    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id) || !c) {
+    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id, sides) ||
+        !c) {
         if (request)
             capture_call_untracked(phase, rc, request);
         return;
@@ -46,12 +51,12 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
 static void obs_Barrier(int ph, int rc, MPI_Comm comm)
 {
     coll(CHECK_EVENT_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,
-         NULL);
+         NULL, NULL);
 }
 static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 {
     coll(CHECK_EVENT_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,
-         r);
+         NULL, r);
 }
 
 /* The observers of the collectives with a `_c` form: one text per argument shape (mpi_binding.h),
@@ -61,7 +66,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     static void obs_##name(int ph, int rc, void *b, MG_MPI_BINDING_COUNT_##F n, MPI_Datatype t,    \
                            int root, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                 \
     {                                                                                              \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, b, n, t, MG_MPI_BINDING_RQ_##mode);           \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, b, n, t, NULL, MG_MPI_BINDING_RQ_##mode);     \
     }
 
 /* Whether a shape has a root: its parameter and what the record gets. */
@@ -82,21 +87,58 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
         (void)sb, (void)rb;                                                                        \
         int in_place = S##b == MPI_IN_PLACE;                                                       \
         coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, S##n, S##b, in_place ? O##n : S##n,          \
-             in_place ? O##t : S##t, MG_MPI_BINDING_RQ_##mode);                                    \
+             in_place ? O##t : S##t, NULL, MG_MPI_BINDING_RQ_##mode);                              \
     }
 #define GATHER(name, fn, F, mode) REGULAR(name, fn, F, mode, s, r, ROOTED)
 #define SCATTER(name, fn, F, mode) REGULAR(name, fn, F, mode, r, s, ROOTED)
 #define SYMMETRIC(name, fn, F, mode) REGULAR(name, fn, F, mode, s, r, UNROOTED)
 
-/* Gatherv, Allgatherv: the record carries the send count. */
+/* The counts of the vector side of a v- or w-form (a count per peer) at this rank, 0 where it is
+ * not significant, and in *block whether its block side (one count) is: a rooted form's vector is
+ * the root's (MPI_ROOT's on an intercommunicator, where the root's group has no block and
+ * MPI_PROC_NULL names its other members), an unrooted one's every member's (MPI 3.1 §5.5-5.8). */
+static int vector_counts(MPI_Comm comm, int root, int *block)
+{
+    const capture_comm *c = capture_comm_find(comm);
+    int me = -1;
+    *block = c != NULL;
+    if (!c)
+        return 0;
+    if (root == NO_ROOT)
+        return c->remote_size ? c->remote_size : c->size;
+    if (c->remote_size) {
+        *block = root != MPI_ROOT && root != MPI_PROC_NULL;
+        return root == MPI_ROOT ? c->remote_size : 0;
+    }
+    return PMPI_Comm_rank(comm, &me) == MPI_SUCCESS && me == root ? c->size : 0;
+}
+
+/* The size of comm's local group, whose members Reduce_scatter's counts name; 0 for a
+ * communicator not captured. */
+static int local_size(MPI_Comm comm)
+{
+    const capture_comm *c = capture_comm_find(comm);
+    return c ? c->size : 0;
+}
+
+/* Gatherv, Allgatherv (V: the vector side is the receive side) and Scatterv (the send side); the
+ * record carries the block's count. A block side of MPI_IN_PLACE is not read. */
+#define VECTOR_SIDES(sides, V, B, R)                                                               \
+    int block_, peers_ = vector_counts(comm, ROOT_##R, &block_);                                   \
+    capture_args_typed sides[2] = {                                                                \
+        [V##_SIDE] = {V##n, sizeof *V##n, &V##t, peers_, 0},                                       \
+        [B##_SIDE] = {&B##n, sizeof B##n, &B##t, block_ && B##b != MPI_IN_PLACE, 0}}
+#define s_SIDE 0
+#define r_SIDE 1
 #define GATHERV_(name, fn, F, mode, R)                                                             \
     static void obs_##name(int ph, int rc, const void *sb, MG_MPI_BINDING_COUNT_##F sn,            \
                            MPI_Datatype st, void *rb, const MG_MPI_BINDING_COUNT_##F rn[],         \
                            const MG_MPI_BINDING_DISPL_##F d[], MPI_Datatype rt ROOT_PARAM_##R,     \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)sb, (void)st, (void)rb, (void)rn, (void)d, (void)rt;                                 \
-        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, NULL, 0, MPI_DATATYPE_NULL,              \
+        (void)rb, (void)d;                                                                         \
+        VECTOR_SIDES(sides, r, s, R);                                                              \
+        coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, NULL, 0, MPI_DATATYPE_NULL, sides,       \
              MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 #define GATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, ROOTED)
@@ -108,25 +150,31 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            MG_MPI_BINDING_COUNT_##F rn, MPI_Datatype rt, int root,                 \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)sb, (void)sn, (void)d, (void)st, (void)rb, (void)rt;                                 \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, NULL, 0, MPI_DATATYPE_NULL,                  \
+        (void)sb, (void)d;                                                                         \
+        VECTOR_SIDES(sides, s, r, ROOTED);                                                         \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, NULL, 0, MPI_DATATYPE_NULL, sides,           \
              MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 
-/* Alltoallv, Alltoallw (TYPES: one datatype, or a vector of them): no single count. */
-#define ALLTOALL_VECTORS(name, fn, F, mode, TYPES)                                                 \
+/* Alltoallv, Alltoallw (TYPES: one datatype, or a vector of them, PER 1; REF: & for one): no
+ * single count; a send side of MPI_IN_PLACE is not read. */
+#define ALLTOALL_VECTORS(name, fn, F, mode, TYPES, REF, PER)                                       \
     static void obs_##name(int ph, int rc, const void *sb, const MG_MPI_BINDING_COUNT_##F sn[],    \
                            const MG_MPI_BINDING_DISPL_##F sd[], TYPES st, void *rb,                \
                            const MG_MPI_BINDING_COUNT_##F rn[],                                    \
                            const MG_MPI_BINDING_DISPL_##F rd[], TYPES rt,                          \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)sb, (void)sn, (void)sd, (void)st, (void)rb, (void)rn, (void)rd, (void)rt;            \
-        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,                \
+        (void)sd, (void)rb, (void)rd;                                                              \
+        int block_, peers_ = vector_counts(comm, NO_ROOT, &block_);                                \
+        capture_args_typed sides[2] = {                                                            \
+            {sn, sizeof *sn, REF st, sb == MPI_IN_PLACE ? 0 : peers_, PER},                        \
+            {rn, sizeof *rn, REF rt, peers_, PER}};                                                \
+        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, sides,         \
              MG_MPI_BINDING_RQ_##mode);                                                            \
     }
-#define ALLTOALLV(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, MPI_Datatype)
-#define ALLTOALLW(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, const MPI_Datatype *)
+#define ALLTOALLV(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, MPI_Datatype, &, 0)
+#define ALLTOALLW(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, const MPI_Datatype *, , 1)
 
 #define REDUCE(name, fn, F, mode)                                                                  \
     static void obs_##name(int ph, int rc, const void *sb, void *rb, MG_MPI_BINDING_COUNT_##F n,   \
@@ -134,21 +182,24 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
         (void)rb;                                                                                  \
-        coll(fn, ph, rc, comm, root, op, n, sb, n, t, MG_MPI_BINDING_RQ_##mode);                   \
+        coll(fn, ph, rc, comm, root, op, n, sb, n, t, NULL, MG_MPI_BINDING_RQ_##mode);             \
     }
 
-/* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count, BLOCK its block) and Reduce_scatter
- * (a vector, no common block): the record carries no count. */
-#define REDUCTION_(name, fn, mode, N, BLOCK, TYPE)                                                 \
+/* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count, BLOCK its block, SIDES NULL) and
+ * Reduce_scatter (a vector of the local group's counts, no common block: SIDES its datatype
+ * argument against them, which covers the send side's sum too): the record carries no count. */
+#define REDUCTION_(name, fn, mode, N, BLOCK, TYPE, SIDES)                                          \
     static void obs_##name(int ph, int rc, const void *sb, void *rb, N n, MPI_Datatype t,          \
                            MPI_Op op, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                \
     {                                                                                              \
         (void)rb, (void)t, (void)n;                                                                \
-        coll(fn, ph, rc, comm, NO_ROOT, op, 0, sb, BLOCK, TYPE, MG_MPI_BINDING_RQ_##mode);         \
+        coll(fn, ph, rc, comm, NO_ROOT, op, 0, sb, BLOCK, TYPE, SIDES, MG_MPI_BINDING_RQ_##mode);  \
     }
-#define REDUCTION(name, fn, F, mode) REDUCTION_(name, fn, mode, MG_MPI_BINDING_COUNT_##F, n, t)
+#define REDUCTION(name, fn, F, mode)                                                               \
+    REDUCTION_(name, fn, mode, MG_MPI_BINDING_COUNT_##F, n, t, NULL)
 #define REDUCE_SCATTER(name, fn, F, mode)                                                          \
-    REDUCTION_(name, fn, mode, const MG_MPI_BINDING_COUNT_##F *, 0, MPI_DATATYPE_NULL)
+    REDUCTION_(name, fn, mode, const MG_MPI_BINDING_COUNT_##F *, 0, MPI_DATATYPE_NULL,             \
+               ((capture_args_typed[2]){{n, sizeof *n, &t, local_size(comm), 0}}))
 
 /* The collectives of family F, named with suffix c (empty, or _c): E(shape, name, fn, F, mode). */
 #define COLLECTIVES(E, F, c)                                                                       \

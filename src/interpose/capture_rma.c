@@ -138,16 +138,24 @@ typedef struct rma_region {
     int count;          /* their signature, as atomicity needs one basic type per location */
 } rma_region;
 
-static rma_region region_of(MPI_Aint disp, int count, MPI_Datatype type, MPI_Op op)
+/* An access's target arguments: count x type at disp; op: an atomic access's, else MPI_OP_NULL. */
+typedef struct rma_target {
+    MPI_Aint disp;
+    int count;
+    MPI_Datatype type;
+    MPI_Op op;
+} rma_target;
+
+static rma_region region_of(rma_target t)
 {
     MPI_Aint lb, extent, true_lb, true_extent;
-    rma_region r = {.disp = disp,
-                    .op = op == MPI_OP_NULL ? CHECK_EVENT_OP_NULL : capture_emit_op_id(op),
-                    .type = type,
-                    .count = count};
-    if (count > 0 && PMPI_Type_get_extent(type, &lb, &extent) == MPI_SUCCESS &&
-        PMPI_Type_get_true_extent(type, &true_lb, &true_extent) == MPI_SUCCESS) {
-        r.span = (int64_t)(count - 1) * extent + true_extent;
+    rma_region r = {.disp = t.disp,
+                    .op = t.op == MPI_OP_NULL ? CHECK_EVENT_OP_NULL : capture_emit_op_id(t.op),
+                    .type = t.type,
+                    .count = t.count};
+    if (t.count > 0 && PMPI_Type_get_extent(t.type, &lb, &extent) == MPI_SUCCESS &&
+        PMPI_Type_get_true_extent(t.type, &true_lb, &true_extent) == MPI_SUCCESS) {
+        r.span = (int64_t)(t.count - 1) * extent + true_extent;
         r.lb = (int32_t)true_lb;
     }
     return r;
@@ -356,11 +364,27 @@ static void obs_Win_sync(int ph, int rc, MPI_Win win)
         emit_on(w, CHECK_EVENT_FN_WIN_SYNC, ph, rc, NO_TARGET, 0, NULL, NULL);
 }
 
-static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,
-                        rma_region region)
+/* One datatype argument: count elements of type. */
+static capture_args_typed one(const int *count, const MPI_Datatype *type)
 {
-    on_window(window_for(fn, phase, win), fn, phase, rc, RMA_EPOCHS_ACCESS, target, count, NULL,
-              &region);
+    return (capture_args_typed){count, sizeof *count, type, 1, 0};
+}
+
+/* An access with origin count `count` to target's block `to`, its other datatype arguments
+ * typed[0..n) (origin, result). One with a bad datatype argument is one MPI refuses before
+ * anything: its flagged record alone, no epoch stepped, no access, and its types not read. */
+static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,
+                        rma_target to, const capture_args_typed *typed, int n)
+{
+    rma_window *w = window_for(fn, phase, win);
+    capture_args_typed target_type = one(&to.count, &to.type);
+    usage_args_problem p = capture_args_typed_check(typed, n);
+    if (p == USAGE_ARGS_OK)
+        p = capture_args_typed_check(&target_type, 1);
+    if (!w || capture_args_reject(fn, phase, &w->group, p, target, 0, count))
+        return;
+    rma_region region = region_of(to);
+    on_window(w, fn, phase, rc, RMA_EPOCHS_ACCESS, target, count, NULL, &region);
 }
 
 /* The accesses with an origin buffer and a target block (Put, Get and their request forms). */
@@ -368,8 +392,10 @@ static void access_call(uint16_t fn, int phase, int rc, int target, int64_t coun
     static void obs_##name(int ph, int rc, BUF *o, int on, MPI_Datatype ot, int target,            \
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Win win REQ_PARAM_##REQ)    \
     {                                                                                              \
-        (void)o, (void)ot REQ_SEEN_##REQ(name);                                                    \
-        access_call(fn, ph, rc, target, on, win, region_of(disp, tn, tt, MPI_OP_NULL));            \
+        (void)o REQ_SEEN_##REQ(name);                                                              \
+        capture_args_typed origin = one(&on, &ot);                                                 \
+        access_call(fn, ph, rc, target, on, win, (rma_target){disp, tn, tt, MPI_OP_NULL}, &origin, \
+                    1);                                                                            \
     }
 /* The request of Rput and Rget (fn) is not tracked: a Wait on it completes an unknown request.
  * Its handle is only no longer a freed request's (capture_emit_request_untracked), and a clean
@@ -391,22 +417,28 @@ TRANSFER(Rget, CHECK_EVENT_FN_RGET, void, REQUEST)
 static void obs_Accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, int target,
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    (void)o, (void)ot;
-    access_call(CHECK_EVENT_FN_ACCUMULATE, ph, rc, target, on, win, region_of(disp, tn, tt, op));
+    (void)o;
+    capture_args_typed origin = one(&on, &ot);
+    access_call(CHECK_EVENT_FN_ACCUMULATE, ph, rc, target, on, win, (rma_target){disp, tn, tt, op},
+                &origin, 1);
 }
 static void obs_Get_accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, void *r,
                                int rn, MPI_Datatype rt, int target, MPI_Aint disp, int tn,
                                MPI_Datatype tt, MPI_Op op, MPI_Win win)
 {
-    (void)o, (void)ot, (void)r, (void)rn, (void)rt;
+    (void)o, (void)r;
+    capture_args_typed typed[2] = {one(&on, &ot), one(&rn, &rt)};
+    typed[0].n = op != MPI_NO_OP; /* MPI_NO_OP reads no origin (MPI 3.1 §11.3.4) */
     access_call(CHECK_EVENT_FN_GET_ACCUMULATE, ph, rc, target, on, win,
-                region_of(disp, tn, tt, op));
+                (rma_target){disp, tn, tt, op}, typed, 2);
 }
 static void obs_Fetch_and_op(int ph, int rc, const void *o, void *r, MPI_Datatype t, int target,
                              MPI_Aint disp, MPI_Op op, MPI_Win win)
 {
     (void)o, (void)r;
-    access_call(CHECK_EVENT_FN_FETCH_AND_OP, ph, rc, target, 1, win, region_of(disp, 1, t, op));
+    /* one datatype for the origin, the result and the target: the target's check covers it */
+    access_call(CHECK_EVENT_FN_FETCH_AND_OP, ph, rc, target, 1, win, (rma_target){disp, 1, t, op},
+                NULL, 0);
 }
 static void obs_Compare_and_swap(int ph, int rc, const void *o, const void *cmp, void *r,
                                  MPI_Datatype t, int target, MPI_Aint disp, MPI_Win win)
@@ -414,7 +446,7 @@ static void obs_Compare_and_swap(int ph, int rc, const void *o, const void *cmp,
     (void)o, (void)cmp, (void)r;
     /* an atomic replacement: legal beside another of its kind, not beside other atomic ops */
     access_call(CHECK_EVENT_FN_COMPARE_AND_SWAP, ph, rc, target, 1, win,
-                region_of(disp, 1, t, MPI_REPLACE));
+                (rma_target){disp, 1, t, MPI_REPLACE}, NULL, 0);
 }
 
 void capture_rma_install(void)

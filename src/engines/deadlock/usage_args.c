@@ -1,20 +1,26 @@
 /* Argument checks (usage_args.h). */
 #include "usage_args.h"
 
+usage_args_problem usage_args_check_type(uint32_t type_state, int64_t count)
+{
+    /* a message of no element may name MPI_DATATYPE_NULL (MPICH accepts it, pmodels/mpich#4659) */
+    if (type_state == USAGE_ARGS_TYPE_IS_NULL && count > 0) {
+        return USAGE_ARGS_TYPE_NULL;
+    }
+    if (type_state == USAGE_ARGS_TYPE_RELEASED) {
+        return USAGE_ARGS_TYPE_FREED;
+    }
+    return type_state == USAGE_ARGS_TYPE_MADE ? USAGE_ARGS_TYPE_UNCOMMITTED : USAGE_ARGS_OK;
+}
+
 static usage_args_problem check_message(const usage_args_call *c)
 {
     if (c->count < 0) {
         return USAGE_ARGS_COUNT_NEGATIVE;
     }
-    /* a message of no element may name MPI_DATATYPE_NULL (MPICH accepts it, pmodels/mpich#4659) */
-    if (c->type_state == USAGE_ARGS_TYPE_IS_NULL && c->count > 0) {
-        return USAGE_ARGS_TYPE_NULL;
-    }
-    if (c->type_state == USAGE_ARGS_TYPE_RELEASED) {
-        return USAGE_ARGS_TYPE_FREED;
-    }
-    if (c->type_state == USAGE_ARGS_TYPE_MADE) {
-        return USAGE_ARGS_TYPE_UNCOMMITTED;
+    usage_args_problem p = usage_args_check_type(c->type_state, c->count);
+    if (p != USAGE_ARGS_OK) {
+        return p;
     }
     return c->buffer_null && c->count > 0 ? USAGE_ARGS_BUFFER_NULL : USAGE_ARGS_OK;
 }

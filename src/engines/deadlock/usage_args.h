@@ -80,6 +80,12 @@ typedef struct usage_args_call {
  * still counts: MPI 3.1 §5.1 makes it significant everywhere) is checked on every member. O(1). */
 usage_args_problem usage_args_check(const usage_args_call *call);
 
+/* The rule of every datatype argument against the count of elements it describes: a message's,
+ * each peer's of a v- or w-collective, a one-sided access's origin, result and target.
+ * MPI_DATATYPE_NULL only where no element is described (count 0), a freed or an uncommitted
+ * datatype never (type_state: a usage_args_type_state). USAGE_ARGS_OK, or the problem. O(1). */
+usage_args_problem usage_args_check_type(uint32_t type_state, int64_t count);
+
 /* Stable lower-case name of a problem ("comm_null", "rank_out_of_range", ...), the report's
  * finding kind; "unknown" for another value. */
 const char *usage_args_problem_name(uint32_t problem);

@@ -88,6 +88,17 @@ static void test_special_values(void)
     MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_RANK_RANGE);
 }
 
+/* The datatype rule alone, as the calls with several datatype arguments apply it to each */
+static void test_type_rule(void)
+{
+    MG_CHECK_INT(usage_args_check_type(USAGE_ARGS_TYPE_IS_NULL, 1), USAGE_ARGS_TYPE_NULL);
+    MG_CHECK_INT(usage_args_check_type(USAGE_ARGS_TYPE_IS_NULL, 0), USAGE_ARGS_OK);
+    MG_CHECK_INT(usage_args_check_type(USAGE_ARGS_TYPE_RELEASED, 0), USAGE_ARGS_TYPE_FREED);
+    MG_CHECK_INT(usage_args_check_type(USAGE_ARGS_TYPE_MADE, 3), USAGE_ARGS_TYPE_UNCOMMITTED);
+    MG_CHECK_INT(usage_args_check_type(USAGE_ARGS_TYPE_COMMITTED, 3), USAGE_ARGS_OK);
+    MG_CHECK_INT(usage_args_check_type(USAGE_ARGS_TYPE_UNKNOWN, 3), USAGE_ARGS_OK);
+}
+
 static void test_names(void)
 {
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_TYPE_UNCOMMITTED), "datatype_uncommitted") == 0);
@@ -106,6 +117,7 @@ int main(void)
 {
     MG_RUN(test_each_problem);
     MG_RUN(test_special_values);
+    MG_RUN(test_type_rule);
     MG_RUN(test_names);
     MG_TEST_END();
 }
