@@ -1,14 +1,16 @@
 #!/bin/bash
-# Input tuning (the default) against COMPI's caps (--caps) on every program of the suite
+# Input tuning (the default) against COMPI's caps (--caps) and neither (--uncapped: the solver's
+# values as they come), the chapter's Table 3.1, on every program of the suite
 # (tests/concolic/programs), bounded DFS from np 1 as tests/concolic/suite.sh runs it, each
-# program's campaigns (both modes, every seed) side by side: arms covered after the given runs,
+# program's campaigns (every mode and seed) side by side: arms covered after the given runs,
 # the run after which each campaign had all its bugs, bugs, tuning checks, seconds
-# (docs/concolic-measurements.md "Input tuning"). STRATEGY (a --strategy name) searches both
-# modes with it instead of the default's, to weigh another default on the suite.
+# (docs/concolic-measurements.md "Input tuning"). STRATEGY (a --strategy name) searches every
+# mode with it instead of the default's, to weigh another default on the suite.
 #   [STRATEGY=...] tuning.sh BUILD_DIR [RUNS] [FLAVOR] [SEEDS] [PROGRAMS]
 set -eu
 build=$1 runs=${2:-60} flavor=${3:-mpich} seeds=${4:-1 2 3} programs=${5:-planted heat histogram}
 . "$(dirname "$0")/setup.sh"
+modes="tuning caps neither"
 marks="$((runs / 6)) $((runs / 3)) $((2 * runs / 3)) $runs"
 set -- $marks
 strategy=()
@@ -17,9 +19,9 @@ echo "$flavor, $runs runs per program, mode and seed, --np 1 --max-np 6 --timeou
 echo "| program (arms) | mode | seed | arms @$1 | @$2 | @$3 | @$4 | bugs | runs to the last bug | tuning checks | seconds |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 for prog in $programs; do
-    for mode in tuning caps; do
+    for mode in $modes; do
         tune=("${strategy[@]}")
-        [ "$mode" = caps ] && tune+=(--caps)
+        case $mode in caps) tune+=(--caps) ;; neither) tune+=(--uncapped) ;; esac
         for seed in $seeds; do
             c=$prog-$mode-$seed
             (t0=$SECONDS
@@ -30,7 +32,7 @@ for prog in $programs; do
     done
     wait
     total=$((2 * $(grep -vc '^#' "$prog.mpiguard-branches.tsv")))
-    for mode in tuning caps; do
+    for mode in $modes; do
         for seed in $seeds; do
             c=$prog-$mode-$seed
             arms=$(awk -v marks="$marks" '!/^#/ { c[$1] = $5 }

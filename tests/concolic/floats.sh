@@ -3,7 +3,8 @@
 # (a residual threshold, a CFL condition, a position cast to a cell index) are covered by the
 # concolic search over the reals, which finds F1 (the position 1.0 cast past the last cell) and
 # whose reproducer fails again; random testing covers none of them in half the budget, nor does
-# the search with floats kept concrete. The report counts the runs from float solutions.
+# the search with floats kept concrete. The report counts the runs from float solutions. A real
+# solution no double reaches (float_gap.c) leaves its arm uncovered and counts as missed.
 # Bad input: a campaign on a program that reads a NaN, then an infinite residual, goes on past it.
 #   floats.sh FLAVOR RUNS (the search's budget; the other campaigns get half of it)
 . "$(dirname "$0")/../lib.sh"
@@ -19,6 +20,12 @@ campaign() {
     shift
     "$MPIGUARD" concolic --mpi "$flavor" --np 1 --max-np 2 --iterations "$runs" --timeout 30 "$@"
 }
+# float_counts REPORT: the runs from float solutions and those that missed their arm.
+float_counts() {
+    python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["tool_data"]["cost"]
+print(c["float_solutions"], c["float_missed"])' "$1"
+}
 uncovered() { grep -q "floats.c:$(line_of "$1") [a-z_]* b[0-9]* if $2" "$TMP/stdout"; }
 
 expect_status 80 "real campaign" -- campaign "$budget" --dir real --report real.json -- ./floats
@@ -30,9 +37,7 @@ grep -q "^inputs [0-9.e-]* [0-9.e-]* [0-9.e-]* 1$" "$bug" || { cat "$bug" >&2; f
 sh -c "$(sed -n 's/^command //p' "$bug")" >rerun.txt 2>&1 && fail "real: the reproducer of F1 passed"
 grep -q "floats.c:[0-9]*: .*Assertion .cell < CELLS. failed" rerun.txt ||
     { cat rerun.txt >&2; fail "real: the reproducer of F1 did not fail its assertion"; }
-read -r solutions missed < <(python3 -c 'import json, sys
-c = json.load(open(sys.argv[1]))["tool_data"]["cost"]
-print(c["float_solutions"], c["float_missed"])' real.json) || fail "real: no float counts in the report"
+read -r solutions missed < <(float_counts real.json) || fail "real: no float counts in the report"
 [ "$solutions" -gt 0 ] && [ "$missed" -le "$solutions" ] || fail "real: $solutions float solutions, $missed missed"
 grep -qE "[0-9]+ runs from float solutions \([0-9]+ missed their arm\)" "$TMP/stdout" || fail "real: cost line"
 
@@ -53,5 +58,14 @@ done
 # runs.tsv carries a float input as its double's bits: the first run read the quiet NaN.
 grep -q "^1	.*	9221120237041090560 4562254508917369340 4607182418800017408 4602678819172646912$" nan/runs.tsv ||
     { cat nan/runs.tsv >&2; fail "nan: the first run did not read it"; }
+
+# A real solution between two adjacent doubles: the run made from it misses the arm, which stays
+# uncovered, and the report counts that run as missed.
+mpiguard-cc -o float_gap "$src/float_gap.c" || fail "build float_gap.c"
+expect_status 0 "gap" -- campaign 4 --max-np 1 --dir c-gap --report gap.json -- ./float_gap
+gap=$(grep -n "/\* GAP \*/" "$src/float_gap.c" | cut -d: -f1)
+grep -q "float_gap.c:$gap main b1 if true" "$TMP/stdout" || { cat "$TMP/stdout" >&2; fail "gap: an arm no double reaches was counted covered"; }
+read -r solutions missed < <(float_counts gap.json) || fail "gap: no float counts in the report"
+[ "$missed" -ge 1 ] || fail "gap: $solutions float solutions, none missed its arm"
 expect_status 64 "unknown float mode" -- campaign 1 --floats double --dir bad -- ./floats
 pass "float branches covered over the reals, F1 found and reproduced ($flavor)"

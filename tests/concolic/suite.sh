@@ -22,11 +22,14 @@ expect_status 80 "campaign" -- "$MPIGUARD" concolic --np 1 --max-np 6 --iteratio
 [ "$(grep -c '"kind":"concolic_bug"' <(tr -d ' \n' <report.json | sed 's/},{/}\n{/g'))" -ge 1 ] || fail "report lacks concolic_bug findings"
 grep -q "coverage:" "$TMP/stdout" && grep -q "uncovered arms (" "$TMP/stdout" || fail "coverage report"
 
-# found KEY...: each key is a bug of the campaign.
+# found KEY...: each key is a bug of the campaign, and the campaign's crashes are those bugs
+# alone (a crash once keyed by its line and once by the branch before it was listed twice).
 found() {
     for bug in "$@"; do
         grep -qxF "bug $bug" camp/campaign || { cat camp/campaign "$TMP/stderr" >&2; fail "planted bug $bug not found in $budget runs"; }
     done
+    [ "$(grep -cE '^bug (signal|assertion):' camp/campaign)" -eq $# ] ||
+        { cat camp/campaign >&2; fail "crashes other than the $# planted bugs, or one listed twice"; }
 }
 # The line of a planted bug: the line of PROGRAM.c that carries the comment /* TAG */.
 line() { grep -n "/\* $1 \*/" "$src/$program.c" | cut -d: -f1; }
