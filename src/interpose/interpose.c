@@ -271,10 +271,12 @@ static void stop_modules(int aborting)
  * MPI_Finalize inside, which is the same call, not a second one. */
 static _Thread_local int finalizing;
 
-/* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran; a second call
- * finds no module enabled and only passes fn to the after_finalize hooks. */
-void interpose_end(mpi_function_ids_fn fn)
+/* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran, called from
+ * site; a second call finds no module enabled and only passes fn to the after_finalize hooks. */
+void interpose_end(mpi_function_ids_fn fn, void *site)
 {
+    if (!call_depth && !finalizing)
+        interpose_call_site = site; /* the modules' last records name the program's call */
     if (enter_hook_count && !call_depth && !finalizing)
         dispatch_enter(fn);
     finalizing = fn == MG_FN_Finalize;
@@ -306,7 +308,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
-    interpose_end(MG_FN_Finalize);
+    interpose_end(MG_FN_Finalize, __builtin_return_address(0));
     int rc = mg_next_Finalize();
     interpose_finalize_returned();
     return rc;
@@ -314,6 +316,6 @@ int MPI_Finalize(void)
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    interpose_end(MG_FN_Abort);
+    interpose_end(MG_FN_Abort, __builtin_return_address(0));
     return mg_next_Abort(comm, errorcode);
 }
