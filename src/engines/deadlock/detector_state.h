@@ -71,6 +71,7 @@ typedef struct detector_state_held_mismatch {
     coll_match_call *calls; /* f's calls as the matcher had them, in f's order (f.n_calls) */
     uint32_t comm;          /* comm_table index */
     uint64_t slot;
+    uint64_t since; /* the detector's time when its last call arrived */
 } detector_state_held_mismatch;
 
 enum detector_state_life {
