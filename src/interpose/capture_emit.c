@@ -92,7 +92,6 @@ static void emit_end(uint16_t last_fn)
 {
     check_event ev = capture_emit_event(last_fn, CHECK_EVENT_EV_ENTER, NULL);
     ev.comm = CHECK_EVENT_COMM_WORLD;
-    interpose_call_site = NULL; /* the last record is written by hand: no call site is recorded */
     capture_emit(&ev);
 }
 

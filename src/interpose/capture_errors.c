@@ -60,9 +60,12 @@ void *capture_errors_program_site(const char **mpi_function)
     for (int i = 1; i < n; i++) {
         Dl_info info;
         if (dladdr(frames[i], &info) && info.dli_fname && !inside_mpi(info.dli_fname)) {
+            /* a return address: the call may be its function's last instruction (exit's call
+             * of its handlers), the address past it in the next function */
             Dl_info called;
             if (mpi_function)
-                *mpi_function = dladdr(frames[i - 1], &called) ? called.dli_sname : NULL;
+                *mpi_function = dladdr((char *)frames[i - 1] - 1, &called) ? called.dli_sname
+                                                                           : NULL;
             return frames[i];
         }
     }

@@ -25,19 +25,31 @@
 #include "capture_types.h"
 #include "capture_wait.h"
 #include "event_ring.h"
+#include "interpose_hooks.h"
 #include "interpose_log.h"
 #include "module.h"
 #include "mg_env.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* The program's call of exit(), or NULL where it returned from main, which no call names (libc's
+ * start code called exit). */
+static void *exit_site(void)
+{
+    const char *called = NULL;
+    void *site = capture_errors_program_site(&called);
+    return called && strcmp(called, "exit") == 0 ? site : NULL;
+}
 
 /* At a normal process exit (exit(), a return from main): before MPI_Finalize the stream ends
- * with the record that says so, which a crash never writes (docs/design/check-classes.md
- * "Lifecycles"); after it, with the MPI call the process ends in, if any. After MPI_Abort the
- * stream is closed already and nothing is written. */
+ * with the record that says so, at the exit() call, which a crash never writes
+ * (docs/design/check-classes.md "Lifecycles"); after it, with the MPI call the process ends in,
+ * if any. After MPI_Abort the stream is closed already and nothing is written. */
 static void process_exit(void)
 {
     capture_finalized_exit();
+    interpose_call_site = exit_site();
     capture_emit_close(CHECK_EVENT_FN_EXIT);
 }
 

@@ -558,7 +558,7 @@ FORTRAN_ALIAS(mpi_init_thread_, mpi_init_thread_f08_)
 void mpi_finalize_(MPI_Fint *ierr)
 {
     MPI_Fint rc;
-    interpose_end(MG_FN_Finalize);
+    interpose_end(MG_FN_Finalize, __builtin_return_address(0));
     pmpi_finalize_(&rc);
     interpose_finalize_returned();
     fortran_return(ierr, rc);
@@ -569,7 +569,7 @@ FORTRAN_ALIAS(mpi_finalize_, mpi_finalize_f08_)
 void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
 {
     MPI_Fint rc;
-    interpose_end(MG_FN_Abort);
+    interpose_end(MG_FN_Abort, __builtin_return_address(0));
     pmpi_abort_(comm, errorcode, &rc);
     fortran_return(ierr, rc);
 }

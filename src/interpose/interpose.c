@@ -111,10 +111,13 @@ static void dispatch_leave(mpi_function_ids_fn fn)
     if (route == ROUTE_REPLACED && impl)                                                           \
         return impl args;                                                                          \
     return through;
+/* Makes the function keep a frame pointer (it takes its frame's address), for the capture
+ * module's walk up the frames from a record to the call site's (capture_emit.c). */
+#define INTERPOSE_KEEP_FRAME() __asm__ volatile("" : : "r"(__builtin_frame_address(0)))
 /* The module loop: hooks and observers around the replacement, or next. */
 #define THROUGH_MODULES(name, args, next)                                                          \
     call_depth++;                                                                                  \
-    __asm__ volatile("" : : "r"(__builtin_frame_address(0)));                                      \
+    INTERPOSE_KEEP_FRAME();                                                                        \
     dispatch_enter(MG_FN_##name);                                                                  \
     mg_observe_##name##_fn *observe = mg_observe_##name;                                           \
     mg_impl_##name##_fn *impl = mg_impl_##name;                                                    \
@@ -271,10 +274,13 @@ static void stop_modules(int aborting)
  * MPI_Finalize inside, which is the same call, not a second one. */
 static _Thread_local int finalizing;
 
-/* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran; a second call
- * finds no module enabled and only passes fn to the after_finalize hooks. */
-void interpose_end(mpi_function_ids_fn fn)
+/* Before MPI_Finalize (fn MG_FN_Finalize) or MPI_Abort (MG_FN_Abort), C or Fortran, called from
+ * site; a second call finds no module enabled and only passes fn to the after_finalize hooks. */
+void interpose_end(mpi_function_ids_fn fn, void *site)
 {
+    INTERPOSE_KEEP_FRAME();
+    if (!call_depth && !finalizing)
+        interpose_call_site = site; /* the modules' last records name the program's call */
     if (enter_hook_count && !call_depth && !finalizing)
         dispatch_enter(fn);
     finalizing = fn == MG_FN_Finalize;
@@ -304,9 +310,12 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
+/* Finalize and Abort keep their frames: the walk from the modules' last records to the C++
+ * binding's caller passes them (capture_emit.c, caller_site). */
 int MPI_Finalize(void)
 {
-    interpose_end(MG_FN_Finalize);
+    INTERPOSE_KEEP_FRAME();
+    interpose_end(MG_FN_Finalize, __builtin_return_address(0));
     int rc = mg_next_Finalize();
     interpose_finalize_returned();
     return rc;
@@ -314,6 +323,7 @@ int MPI_Finalize(void)
 
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
-    interpose_end(MG_FN_Abort);
+    INTERPOSE_KEEP_FRAME();
+    interpose_end(MG_FN_Abort, __builtin_return_address(0));
     return mg_next_Abort(comm, errorcode);
 }

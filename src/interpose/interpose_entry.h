@@ -36,8 +36,9 @@
  * whichever binding asks first. */
 void interpose_start(void);
 /* Turns the modules off before the MPI library's Finalize (fn MG_FN_Finalize) or Abort
- * (MG_FN_Abort); idempotent. */
-void interpose_end(mpi_function_ids_fn fn);
+ * (MG_FN_Abort), called from the program's site (the caller's return address, the call site of
+ * the modules' last records); idempotent. */
+void interpose_end(mpi_function_ids_fn fn, void *site);
 /* After the MPI library's Finalize returned: a Finalize called from then on is a second one. */
 void interpose_finalize_returned(void);
 

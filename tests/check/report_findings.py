@@ -21,7 +21,7 @@ import sys
 MADE_AT_SITE = {"communicator_leak", "window_leak", "group_leak", "datatype_leak", "op_leak",
                 "info_leak", "errhandler_leak", "request_not_completed", "request_not_freed"}
 MADE_AFTER_CALL = {"request_started_twice", "group_freed"}
-EXPECT = re.compile(r"^ \* expect: (\w+)(?: ranks ([\d,]+))?(?: knot ([\d,]+))?(?: line (\d+))?"
+EXPECT = re.compile(r"^ \* expect: (\w+)(?: ranks ([\d,]+))?(?: knot ([\d,]+))?(?: line ([\d,]+))?"
                     r"(?: made (\d+))?\s*$")
 
 
@@ -36,7 +36,7 @@ def expectations(source):
         if m and m.group(1) != "clean":
             wants.append({"kind": m.group(1), "ranks": ranks(m.group(2)),
                           "knot": ranks(m.group(3)),
-                          "line": int(m.group(4)) if m.group(4) else None,
+                          "line": ranks(m.group(4)),
                           "made": int(m.group(5)) if m.group(5) else None})
         elif line.startswith(" * expect:") and not m:
             sys.exit("unreadable expectation in %s: %s" % (source, line.strip()))
@@ -80,15 +80,22 @@ def matches(want, f, source):
         return False
     if want["knot"] is not None and sorted(f.get("evidence", {}).get("knot", [])) != sorted(want["knot"]):
         return False
-    if want["line"] is not None:
+    if want["line"] is not None and len(want["line"]) > 1:
+        # one line per rank, in the order of `ranks`
+        for rank, wanted in zip(want["ranks"], want["line"]):
+            line, path = site_line(f, rank)
+            if line != wanted or not path or os.path.basename(path) != os.path.basename(source):
+                return False
+    elif want["line"] is not None:
         # The first caller of a mismatched collective is whichever rank's record the detector saw
         # first (docs/check.md): the expected line may be any rank's of the finding.
         candidates = want["ranks"] if f["kind"] == "collective_mismatch" else want["ranks"][:1]
         for rank in candidates:
             line, path = site_line(f, rank)
-            if line == want["line"]:
+            if line == want["line"][0]:
                 break
-        if line != want["line"] or not path or os.path.basename(path) != os.path.basename(source):
+        if line != want["line"][0] or not path or \
+                os.path.basename(path) != os.path.basename(source):
             return False
     if want["made"] is not None:
         line, path = site_line(f, want["ranks"][0], "creation")

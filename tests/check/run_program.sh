@@ -3,10 +3,11 @@
 # asserts the outcome its header states. The header's machine-readable lines:
 #   np: N                                   ranks to launch
 #   expect: clean                           no finding at all
-#   expect: KIND ranks A,B,... [knot C,...] [line L] [made M]
+#   expect: KIND ranks A,B,... [knot C,...] [line L[,L2,...]] [made M]
 #                                           one finding of KIND whose ranks are exactly {A,B,...}
 #                                           (evidence.knot exactly {C,...}; the site of rank A on
-#                                           line L of PROGRAM.c; its creation site on line M);
+#                                           line L of PROGRAM.c, and with L2,... the site of rank
+#                                           B on line L2, ...; its creation site on line M);
 #                                           one expect line per finding, and no finding beyond
 #                                           them
 #   mpi: completes|hang|abort ...           what the program does under the plain MPI (validation

@@ -56,7 +56,8 @@ case $expects in
         python3 -c 'import json, sys; sys.stdout.write(" ".join(json.load(open(sys.argv[1])).get("tool_data", {}).get("unmodelled_calls") or []))' \
             "$report" >"$TMP/unmodelled" && [ ! -s "$TMP/unmodelled" ] ||
             fail "clean, but calls not checked: $(cat "$TMP/unmodelled")" ;;
-    deadlock*) [ $status -eq 82 ] || fail "a deadlock, but mpiguard exited $status (expected 82)" ;;
+    deadlock*|stuck_on_terminated*) [ $status -eq 82 ] ||
+        fail "a deadlock, but mpiguard exited $status (expected 82)" ;;
     # notes alone (leaks MPI_Finalize cleans up) leave the job's own status
     *_leak\ *) ! grep -qvE '^[a-z]+_leak ' <<<"$expects" && [ $status -eq 0 ] ||
         fail "leaks only, but mpiguard exited $status" ;;

@@ -545,6 +545,7 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_even
     }
     rs->flags |= DETECTOR_STATE_RANK_IN_CALL;
     rs->func = ev->func;
+    rs->callsite = ev->callsite;
     rs->call_seq = ev->seq;
     switch (info->klass) {
     case CHECK_EVENT_CLASS_SEND:

@@ -38,6 +38,9 @@ int check_policy_due(const check_policy *p, const deadlock_detector *det, uint64
     }
     deadlock_detector_queues q;
     deadlock_detector_queue_sizes(det, &q);
+    if (q.mismatch_due && now >= q.mismatch_due) {
+        return 1;
+    }
     if (q.records == p->records_at_check) {
         return 0;
     }

@@ -49,6 +49,7 @@ static int held_add(const deadlock_detector *det, detector_state_held_mismatch *
     }
     h->calls = calls;
     h->calls[h->f.n_calls] = *call;
+    h->since = det->last_time;
     return add_call(&h->f, call, comm_id);
 }
 
@@ -137,7 +138,7 @@ int coll_findings_refused(deadlock_detector *det, uint32_t comm, uint64_t k, int
 /* Whether MPI can no longer refuse any call of h: its exit was analysed, or its rank went on or
  * ended. Unlike a point-to-point pair's, a collective's call blocked in the model may still be
  * refused (its slot waits for members MPI never waited for), so an analysis, at a whole view,
- * takes the calls still inside MPI as accepted instead. */
+ * takes the calls still inside MPI a while after their entries as accepted instead. */
 static int refusal_past(const deadlock_detector *det, const detector_state_held_mismatch *h)
 {
     for (size_t c = 0; c < h->f.n_calls; c++) {
@@ -150,13 +151,14 @@ static int refusal_past(const deadlock_detector *det, const detector_state_held_
     return 1;
 }
 
-int coll_findings_release(deadlock_detector *det, int analysis)
+int coll_findings_release(deadlock_detector *det, int analysis, uint64_t now)
 {
     size_t kept = 0;
     int first = MG_ERROR_OK;
     for (size_t i = 0; i < det->n_held_mismatches; i++) {
         detector_state_held_mismatch *h = &det->held_mismatches[i];
-        if (!analysis && !refusal_past(det, h)) {
+        int taken = analysis && now >= h->since + COLL_FINDINGS_REFUSAL_NS;
+        if (!taken && !refusal_past(det, h)) {
             det->held_mismatches[kept++] = *h;
             continue;
         }
@@ -171,4 +173,14 @@ int coll_findings_release(deadlock_detector *det, int analysis)
     }
     det->n_held_mismatches = kept;
     return first;
+}
+
+uint64_t coll_findings_due(const deadlock_detector *det)
+{
+    uint64_t due = 0;
+    for (size_t i = 0; i < det->n_held_mismatches; i++) {
+        uint64_t at = det->held_mismatches[i].since + COLL_FINDINGS_REFUSAL_NS;
+        due = due && due <= at ? due : at;
+    }
+    return due;
 }

@@ -170,7 +170,7 @@ int deadlock_detector_feed(deadlock_detector *det, const check_event *ev, uint64
     rc = rc ? rc : rc2;
     rc2 = report_type_issues(det);
     rc = rc ? rc : rc2;
-    rc2 = coll_findings_release(det, 0);
+    rc2 = coll_findings_release(det, 0, now);
     rc = rc ? rc : rc2;
     rc2 = message_race_sync(det);
     rc = rc ? rc : rc2;
@@ -283,7 +283,7 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
      * collective mismatch held */
     int rc2 = report_type_issues(det);
     rc = rc ? rc : rc2;
-    rc2 = coll_findings_release(det, 1);
+    rc2 = coll_findings_release(det, 1, now);
     rc = rc ? rc : rc2;
     if (!rc && lost_in_wait(det, 0)) {
         /* the ranks lost inside their wait: analysed in it once, then as ended */
@@ -337,7 +337,8 @@ void deadlock_detector_queue_sizes(const deadlock_detector *det, deadlock_detect
                                       .blocked_processes = det->blocked,
                                       .records = det->records,
                                       .last_record_time = det->last_time,
-                                      .forced_decisions = det->forced};
+                                      .forced_decisions = det->forced,
+                                      .mismatch_due = coll_findings_due(det)};
 }
 
 const dl_finding *deadlock_detector_findings(const deadlock_detector *det, size_t *n)

@@ -80,6 +80,9 @@ typedef struct deadlock_detector_queues {
     uint64_t records;          /* records fed so far */
     uint64_t last_record_time; /* `now` of the last record */
     uint64_t forced_decisions;
+    /* When an analysis reports the collective mismatch it holds while MPI may still refuse one of
+     * its calls (the earliest; 0: none held), though no record comes meanwhile. */
+    uint64_t mismatch_due;
 } deadlock_detector_queues;
 
 void deadlock_detector_queue_sizes(const deadlock_detector *det, deadlock_detector_queues *out);

@@ -71,6 +71,7 @@ typedef struct detector_state_held_mismatch {
     coll_match_call *calls; /* f's calls as the matcher had them, in f's order (f.n_calls) */
     uint32_t comm;          /* comm_table index */
     uint64_t slot;
+    uint64_t since; /* the detector's time when its last call arrived */
 } detector_state_held_mismatch;
 
 enum detector_state_life {
@@ -102,7 +103,7 @@ enum detector_state_rank_flags {
 
 typedef struct detector_state_rank {
     uint64_t last_seq;     /* last record fed (arrival order) */
-    uint64_t callsite;     /* of the terminal call */
+    uint64_t callsite;     /* of its current (or last, or terminal) call */
     uint64_t invalid_site; /* of its last call with invalid arguments (reported already) */
     uint64_t made_site; /* CHECK_EVENT_FN_HANDLE_MADE: the creation its next invalid call names */
     uint16_t made_fn;   /* and the mpi_function_ids_fn that made the handle */

@@ -4,6 +4,7 @@
  * §10. */
 #include "wildcard_probe.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "coll_findings.h"
@@ -26,11 +27,12 @@ static uint32_t first_undecided(const deadlock_detector *det)
 }
 
 /* Moves the findings of a probe copy into the detector, stamped with the decision explored; the
- * copy's analysis ends the hold of its collective mismatches. */
+ * copy's analysis ends the hold of every collective mismatch it made, from records read already
+ * (their refusals, if any, with them). */
 static int adopt(deadlock_detector *det, deadlock_detector *copy, const p2p_match_op *wild,
                  int32_t source)
 {
-    int rc = coll_findings_release(copy, 1);
+    int rc = coll_findings_release(copy, 1, UINT64_MAX);
     for (size_t i = 0; i < copy->n_findings; i++) {
         dl_finding f = copy->findings[i];
         copy->findings[i] = (dl_finding){0};

@@ -4,7 +4,7 @@
  * np: 3
  * slice: none
  * mpi: completes abort hang
- * expect: no_finalize ranks 1
+ * expect: no_finalize ranks 1 line 17
  */
 #include <mpi.h>
 #include <stdlib.h>

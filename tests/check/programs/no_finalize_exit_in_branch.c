@@ -3,7 +3,7 @@
  * np: 2
  * slice: none
  * mpi: completes abort hang
- * expect: no_finalize ranks 1
+ * expect: no_finalize ranks 1 line 21
  */
 #include <mpi.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * np: 2
  * slice: none
  * mpi: completes abort hang
- * expect: no_finalize ranks 0
+ * expect: no_finalize ranks 0 line 19
  */
 #include <mpi.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * mpi: hang
  * np: 2
  * slice: none
- * expect: stuck_on_terminated ranks 1,0 knot 0 line 16
+ * expect: stuck_on_terminated ranks 1,0 knot 0 line 16,17
  */
 #include <mpi.h>
 

@@ -2,8 +2,8 @@
  * mpi: completes abort
  * np: 2
  * slice: none
- * expect: no_finalize ranks 0
- * expect: stuck_on_terminated ranks 1,0 knot 0 line 18
+ * expect: no_finalize ranks 0 line 17
+ * expect: stuck_on_terminated ranks 1,0 knot 0 line 18,17
  */
 #include <mpi.h>
 #include <stdlib.h>

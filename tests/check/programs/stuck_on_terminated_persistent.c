@@ -3,7 +3,7 @@
  * mpi: hang
  * np: 2
  * slice: mpich
- * expect: stuck_on_terminated ranks 1,0 knot 0 line 20
+ * expect: stuck_on_terminated ranks 1,0 knot 0 line 20,27
  */
 #include <mpi.h>
 

@@ -1,7 +1,7 @@
 /* Rank 0 finalizes; rank 1 receives from it and waits for rank 0, never the other way round.
  * mpi: hang
  * np: 2
- * expect: stuck_on_terminated ranks 1,0 knot 0 line 14
+ * expect: stuck_on_terminated ranks 1,0 knot 0 line 14,15
  */
 #include <mpi.h>
 

@@ -160,6 +160,23 @@ static inline size_t st_check(dl_stream *s)
     return n_new;
 }
 
+/* The time of an analysis after `now` that reports the collective mismatch the detector holds
+ * while MPI may still refuse one of its calls (their calls then inside MPI longer than a refusal
+ * takes): its mismatch_due, or now + 1 when it holds none. */
+static inline uint64_t st_held_due(const deadlock_detector *det, uint64_t now)
+{
+    deadlock_detector_queues q;
+    deadlock_detector_queue_sizes(det, &q);
+    return q.mismatch_due > now ? q.mismatch_due : now + 1;
+}
+
+/* st_check at st_held_due: the collective mismatch held is reported. */
+static inline size_t st_check_held(dl_stream *s)
+{
+    s->now = st_held_due(s->det, s->now) - 1;
+    return st_check(s);
+}
+
 /* The findings of one kind: how many, and the last one. */
 static inline const dl_finding *st_find(dl_stream *s, int kind, size_t *count)
 {

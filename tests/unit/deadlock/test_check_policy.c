@@ -75,6 +75,36 @@ static void quiet_time_then_nothing_new(void)
     st_close(&s);
 }
 
+/* A collective mismatch held through an analysis (a call of it may still be refused) makes the
+ * next analysis due when its hold runs out, though no record comes; then nothing more is due. */
+static void held_mismatch_due_without_records(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    st_coll(&s, 0, CHECK_EVENT_FN_BCAST, CHECK_EVENT_COMM_WORLD, 0, 0, 0, 0);
+    st_coll(&s, 1, CHECK_EVENT_FN_BCAST, CHECK_EVENT_COMM_WORLD, 1, 0, 0, 0);
+    check_policy p;
+    check_policy_init(&p, 1.0, 0);
+    check_policy_note_stream_end(&p);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 10 * MS), 1);
+    MG_CHECK_INT(deadlock_detector_check_now(s.det, 10 * MS, NULL), MG_ERROR_OK);
+    check_policy_analysed(&p, s.det);
+    size_t n;
+    st_find(&s, DL_FINDING_COLLECTIVE_MISMATCH, &n);
+    MG_CHECK_INT(n, 0);
+    deadlock_detector_queues q;
+    deadlock_detector_queue_sizes(s.det, &q);
+    MG_CHECK(q.mismatch_due > 10 * MS);
+    MG_CHECK_INT(check_policy_due(&p, s.det, q.mismatch_due - 1), 0);
+    MG_CHECK_INT(check_policy_due(&p, s.det, q.mismatch_due), 1);
+    MG_CHECK_INT(deadlock_detector_check_now(s.det, q.mismatch_due, NULL), MG_ERROR_OK);
+    check_policy_analysed(&p, s.det);
+    st_find(&s, DL_FINDING_COLLECTIVE_MISMATCH, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK_INT(check_policy_due(&p, s.det, 100 * S), 0);
+    st_close(&s);
+}
+
 /* A deadlock is confirmed at once when both ranks of its knot are inside a call with their rings
  * drained. */
 static void confirmed_when_the_knot_is_in_calls(void)
@@ -251,6 +281,7 @@ int main(void)
     MG_RUN(no_detector_no_analysis);
     MG_RUN(every_blocked_after_the_settle);
     MG_RUN(quiet_time_then_nothing_new);
+    MG_RUN(held_mismatch_due_without_records);
     MG_RUN(confirmed_when_the_knot_is_in_calls);
     MG_RUN(unconfirmed_waits_then_drops);
     MG_RUN(held_call_analysed_too_early);

@@ -160,7 +160,7 @@ static void test_collective_mismatch_any_order(void)
             int32_t r = orders[k][i];
             st_coll(&s, r, CHECK_EVENT_FN_GATHER, CHECK_EVENT_COMM_WORLD, r == 0 ? 0 : 1, 0, 0, 0);
         }
-        MG_CHECK_INT(st_check(&s), 1); /* no exit read: held until this analysis */
+        MG_CHECK_INT(st_check_held(&s), 1); /* no exit read: held until this analysis */
         size_t n;
         const dl_finding *f = st_find(&s, DL_FINDING_COLLECTIVE_MISMATCH, &n);
         MG_CHECK_INT(n, 1);
@@ -514,6 +514,28 @@ static void test_terminated_peer(void)
     }
 }
 
+/* A rank that vanished after its last call (a crash outside MPI) is named at that call's site,
+ * as a finalized one is at its MPI_Finalize's. */
+static void test_vanished_at_last_call(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_BARRIER);
+    ev.callsite = 0x4242;
+    st_feed(&s, &ev);
+    st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    ev = st_event(CHECK_EVENT_EV_EXIT, 0, CHECK_EVENT_FN_BARRIER);
+    st_feed(&s, &ev);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_ERROR_OK);
+    ST_RECV(&s, 1, 0, 0);
+    MG_CHECK_INT(st_check(&s), 1);
+    size_t n;
+    const dl_finding *f = st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
+    MG_CHECK(f && f->calls[0].rank == 0 && f->calls[0].func == CHECK_EVENT_FN_BARRIER &&
+             f->calls[0].callsite == 0x4242);
+    st_close(&s);
+}
+
 static void test_probe(void)
 {
     dl_stream s;
@@ -821,6 +843,7 @@ int main(void)
     MG_RUN(test_split);
     MG_RUN(test_master_worker);
     MG_RUN(test_terminated_peer);
+    MG_RUN(test_vanished_at_last_call);
     MG_RUN(test_probe);
     MG_RUN(test_matched_probe);
     MG_RUN(test_test_and_cancel);

@@ -714,16 +714,43 @@ static void test_accepted_coll_mismatch(void)
     st_close(&s);
 }
 
-/* Calls that mismatch and never return (MPI hangs in them): the analysis reports the mismatch. */
-static void test_coll_mismatch_inside_mpi(void)
+/* Rank 1's Bcast from root 1 mismatches rank 0's, and an analysis runs between its entry and its
+ * exit, which says MPI refused it (`refused`): the analysis keeps the finding held, the refusal
+ * drops it, and rank 1's retry from root 0 agrees with ranks 0 and 2 (nothing reported). Accepted, the calls never
+ * return (MPI hangs in them): the analysis due once the hold ran out (no record came meanwhile)
+ * reports the mismatch with both lines. */
+static void coll_mismatch_analysed_before_exit(int refused)
 {
     dl_stream s;
-    st_open(&s, 2, NULL);
+    st_open(&s, 3, NULL);
     bcast_from(&s, 0, 0);
     bcast_from(&s, 1, 1);
     st_check(&s);
+    MG_CHECK_INT(mismatch_lists(&s, NULL, NULL, 0), 0); /* rank 1's refusal may be on its way */
+    uint64_t due = sizes(&s).mismatch_due;
+    MG_CHECK(due > s.now);
+    if (refused) {
+        refused_exit(&s, 1, CHECK_EVENT_FN_BCAST, 0);
+        MG_CHECK_INT(sizes(&s).mismatch_due, 0);
+        bcast_from(&s, 1, 0);
+        bcast_from(&s, 2, 0);
+        bcast_done_then_barrier(&s, -1);
+        st_close(&s);
+        return;
+    }
+    s.now = due - 2; /* st_check analyses at s.now + 1 */
+    st_check(&s);
+    MG_CHECK_INT(mismatch_lists(&s, NULL, NULL, 0), 0);
+    st_check(&s);
     MG_CHECK_INT(mismatch_lists(&s, (const int32_t[]){0, 1}, (const int32_t[]){0, 1}, 2), 1);
+    MG_CHECK_INT(sizes(&s).mismatch_due, 0);
     st_close(&s);
+}
+
+static void test_coll_mismatch_analysed_before_exit(void)
+{
+    coll_mismatch_analysed_before_exit(1);
+    coll_mismatch_analysed_before_exit(0);
 }
 
 /* A refused Ibcast made no request and no arrival: rank 0's next Ibcast fills the slot, and no
@@ -794,6 +821,6 @@ int main(void)
     MG_RUN(test_refused_icoll);
     MG_RUN(test_refused_coll_mismatch);
     MG_RUN(test_accepted_coll_mismatch);
-    MG_RUN(test_coll_mismatch_inside_mpi);
+    MG_RUN(test_coll_mismatch_analysed_before_exit);
     MG_TEST_END();
 }
