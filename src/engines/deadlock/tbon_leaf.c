@@ -708,7 +708,8 @@ static int scan(tbon_leaf *leaf, int32_t rank, const check_event *ev, const uint
     return taint_by(leaf, ev);
 }
 
-/* Reads the rank's held records past its window while a slot of it is open. */
+/* Reads the rank's held records past its window while a slot of it is open, up to the entry of a
+ * collective the share gathers. */
 static int scan_held(tbon_leaf *leaf, int32_t rank)
 {
     leaf_rank *r = rank_of(leaf, rank);
@@ -718,6 +719,12 @@ static int scan_held(tbon_leaf *leaf, int32_t rank)
         check_event ev;
         size_t used;
         rc = check_event_decode(record, r->held_len - r->held_start - r->win_len, &ev, &used);
+        /* the rank parks there once its head comes to it; read past it, the window would post
+         * calls after the collective on ranks already parked in it and give the collective up
+         * (scan), passing the share through, while the answers let its ranks go one by one */
+        if (!rc && summarizable(&ev) && !r->coll_up && !leaf->flushing) {
+            break;
+        }
         if (!rc) {
             r->win_len += used;
             rc = scan(leaf, rank, &ev, record);

@@ -239,8 +239,8 @@ static void answer(tree *t)
     }
 }
 
-/* Each record to its rank's leaf, the answers told after each. */
-static void tree_feed(tree *t, const script *s)
+/* Each record to its rank's leaf, the answers told after each, or (at_end) once all came. */
+static void tree_feed_answering(tree *t, const script *s, int at_end)
 {
     for (size_t at = 0; at < s->len;) {
         check_event ev;
@@ -250,8 +250,16 @@ static void tree_feed(tree *t, const script *s)
             tbon_leaf_feed_bytes(t->leaves[t->leaf_of[ev.rank]], s->bytes + at, s->len - at, &used),
             MG_ERROR_OK);
         at += used;
-        answer(t);
+        if (!at_end) {
+            answer(t);
+        }
     }
+    answer(t);
+}
+
+static void tree_feed(tree *t, const script *s)
+{
+    tree_feed_answering(t, s, 0);
 }
 
 /* ... and at the end every stage flushes, leaves first, and the root analyses. */
@@ -382,6 +390,40 @@ static void test_clean(void)
     MG_CHECK_INT(counts.of[0].summaries, 3 * 4);
     MG_CHECK_INT(counts.of[1].resolved, 0);
     MG_CHECK_INT(counts.of[1].summaries, 3 * 4);
+}
+
+/* A leaf that read the whole stream before the first answer (a short job replayed, or a stage
+ * that lagged behind): the answers let its ranks go one by one, a rank running ahead to the next
+ * Allreduce while its neighbour's window, read on, already holds that Allreduce and the exchange
+ * after it. Its exchanges still stay inside it and its Allreduces go up as summaries (before the
+ * window stopped at the Allreduce, the first one released gave the collective up and each leaf
+ * passed its ranks through: 1 summary, 24 records resolved). */
+static void test_answers_after_the_whole_stream(void)
+{
+    static script s;
+    memset(&s, 0, sizeof s);
+    stencil(&s, 3);
+    deadlock_detector *single;
+    MG_CHECK_INT(deadlock_detector_create(NULL, WORLD, &single), MG_ERROR_OK);
+    single_replay(single, &s);
+    tree t;
+    tree_open(&t, 2, 0, 0);
+    tree_feed_answering(&t, &s, 1);
+    for (int l = 0; l < t.n_leaves; l++) {
+        MG_CHECK_INT(tbon_leaf_flush(t.leaves[l]), MG_ERROR_OK);
+    }
+    MG_CHECK_INT(deadlock_detector_check_now(t.root, ++t.now, NULL), MG_ERROR_OK);
+    check_same(single, t.root);
+    for (int l = 0; l < t.n_leaves; l++) {
+        tbon_leaf_counts counts;
+        tbon_leaf_counts_get(t.leaves[l], &counts);
+        MG_CHECK_INT(counts.tainted, 0);
+        MG_CHECK_INT(counts.summaries, 3);
+        /* per iteration 3 of a block's 4 exchanges stay inside it, 4 records each */
+        MG_CHECK_INT(counts.resolved, 3 * 3 * 4);
+    }
+    tree_close(&t);
+    deadlock_detector_destroy(single);
 }
 
 /* Every rank calls a Barrier from its own address (a position-independent program loaded at
@@ -1114,6 +1156,7 @@ static void test_refused_in_leaf(void)
 int main(void)
 {
     MG_RUN(test_clean);
+    MG_RUN(test_answers_after_the_whole_stream);
     MG_RUN(test_collective_sites_differ);
     MG_RUN(test_cross_leaf_deadlock);
     MG_RUN(test_within_leaf_deadlock);
