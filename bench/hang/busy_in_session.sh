@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # busy_in_session.sh PIDFILE COUNT NP PROGRAM ARGS...: each of a job's NP ranks starts its share of
 # COUNT busy loops (rounded up), appends their pids to PIDFILE, then execs PROGRAM.
 # Why inside the job: the kernel's autogroup (/proc/sys/kernel/sched_autogroup_enabled) shares
@@ -14,6 +14,7 @@ share=$(((count + np - 1) / np))
 i=0
 while [ "$i" -lt "$share" ]; do
     (
+        # bash, not sh: dash takes "exec 10>&-" for a command named 10, and the subshell ends there
         for fd in /proc/self/fd/*; do
             fd=${fd##*/}
             [ "$fd" -le 2 ] || eval "exec $fd>&-"
