@@ -103,6 +103,16 @@ capture_preload_options() {
 # parallel use the same programs, so callers pass something unique to their job.
 leftovers() { pgrep -f -- "$1" || true; }
 
+# stencil_announced FILE NP: waits up to a minute for the NP ranks of a stencil started with
+# --announce to say so in FILE (its stderr), and prints "RANK PID" for each that did.
+stencil_announced() {
+    for _ in $(seq 1 300); do
+        [ "$(grep -c '^stencil: rank' "$1")" = "$2" ] && break
+        sleep 0.2
+    done
+    sed -n 's/^stencil: rank \([0-9]*\) of [0-9]* pid \([0-9]*\)$/\1 \2/p' "$1"
+}
+
 # Processes that carry a job's MPIGUARD_JOB_TOKEN in their environment.
 token_processes() {
     grep -l -z "^MPIGUARD_JOB_TOKEN=$1\$" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true

@@ -1,8 +1,10 @@
 #!/bin/bash
 # What the ptrace sampler holds of the ranks on a loaded node, and how long a verdict takes there
 # (issue 29 item 5; docs/hang-measurements.md "Under load"). Adds BUSY busy loops per core to
-# whatever else runs (the load average is printed beside each figure), then per RUNS, for each build
-# in turn (BUILDS: one build tree, or several separated by ':' to compare them side by side):
+# whatever else runs (the load average is printed beside each figure), started inside each job's
+# own session (busy_in_session.sh: the kernel's autogroup shares the CPUs between sessions first,
+# so loops in another session than the ranks' barely load them; load_share.sh), then per RUNS, for
+# each build in turn (BUILDS: one build tree, or several separated by ':', side by side):
 #   healthy  a stencil job of NP ranks watched for SECONDS by `mpiguard hang --sampler ptrace` at a
 #            pinned I = 0.4 s: the share of the watched time the ranks were held and frozen, and
 #            the held time per rank reading (report tool_data.monitor_cost), and whether it raised a
@@ -13,7 +15,8 @@
 # Each row ends with where the held time went, summed over the ranks from mpiguard's -v lines
 # (src/agent/rank_probe.c): per purpose (model samples, verification scans, stacks at the verdict)
 # the samples taken and the held ms as seize + wait for the stop + registers and unwind + release;
-# then the readings the ranks' segments answered without a stop (a build that reads them).
+# then the readings the ranks' segments answered without a stop (a build that reads them), and the
+# model readings their call counters or, attached, their frames answered so.
 # LAUNCH_VIA=srun runs the jobs under srun (SLURM_CONF of a running cluster: tests/slurm).
 # ATTACH=1 starts each job plainly (no interposition library, no segments) and attaches
 # `mpiguard hang --attach` to it (its launcher's pid; under srun its Slurm job id), as
@@ -28,14 +31,10 @@ export BUILD MPIGUARD
 BUILD=$(absolute "${trees[0]}")
 MPIGUARD="$BUILD/bin/mpiguard"
 . "$(dirname "$0")/../../tests/lib.sh"
-loops=()
-for ((i = 0; i < busy * $(nproc); i++)); do
-    (while :; do :; done) &
-    loops+=($!)
-done
 job=""
-trap 'kill "${loops[@]}" $job 2>/dev/null; rm -rf "$TMP"' EXIT
-launcher=$(launcher_for "$flavor")
+trap 'kill $(cat "$TMP/loops" 2>/dev/null) $job 2>/dev/null; rm -rf "$TMP"' EXIT
+launcher="$(launcher_for "$flavor") -n $np $(dirname "$(absolute "$0")")/busy_in_session.sh"
+launcher="$launcher $TMP/loops $((busy * $(nproc))) $np"
 samplers="shm ptrace"
 [ -z "${ATTACH:-}" ] || samplers=ptrace
 
@@ -52,16 +51,18 @@ job_rank_pid() {
 # start_plain SECONDS: the stencil started without mpiguard in the background ($job its launcher),
 # its ranks announced; sets target to what --attach names and pid to rank 1's pid.
 start_plain() {
-    $launcher -n "$np" "$app" --announce --seconds "$1" >/dev/null 2>"$TMP/job.err" &
+    $launcher "$app" --announce --seconds "$1" >/dev/null 2>"$TMP/job.err" &
     job=$!
-    for _ in $(seq 1 300); do
-        [ "$(grep -c '^stencil: rank' "$TMP/job.err")" = "$np" ] && break
-        sleep 0.2
-    done
-    pid=$(sed -n "s/^stencil: rank 1 of $np pid \([0-9]*\)$/\1/p" "$TMP/job.err")
+    pid=$(stencil_announced "$TMP/job.err" "$np" | awk '$1 == 1 { print $2 }')
     target=pid:$job
     [ "${LAUNCH_VIA:-}" != srun ] ||
         target=slurm:$(tr '\0' '\n' <"/proc/$pid/environ" | sed -n 's/^SLURM_JOB_ID=//p')
+}
+
+# The busy loops of the job that ended.
+end_loops() {
+    kill $(cat "$TMP/loops" 2>/dev/null) 2>/dev/null
+    : >"$TMP/loops"
 }
 
 # hang_job SECONDS ARGS...: `mpiguard hang -v ARGS` on the stencil of SECONDS, started by mpiguard or
@@ -81,8 +82,8 @@ hang_job() {
         guard=$!
         return
     fi
-    "$MPIGUARD" hang -v "$@" --report "$TMP/report.json" -- \
-        $launcher -n "$np" "$app" --seconds "$seconds" >/dev/null 2>"$TMP/stderr" &
+    "$MPIGUARD" hang -v --mpi "$flavor" "$@" --report "$TMP/report.json" -- \
+        $launcher "$app" --seconds "$seconds" >/dev/null 2>"$TMP/stderr" &
     guard=$!
     for _ in $(seq 1 300); do
         [ -n "$token" ] || token=$(grep -o 'MPIGUARD_JOB_TOKEN[= ][0-9a-f]*' "$TMP/stderr" | head -1 | cut -c20-)
@@ -97,10 +98,11 @@ row() {
     python3 - "$TMP/report.json" "$TMP/stderr" "$(cut -d' ' -f1 /proc/loadavg)" "$@" <<'PY'
 import json, re, sys
 report, stderr, load, run, build, case, sampler, status, delay = sys.argv[1:]
+log = open(stderr, errors="replace").read()
 phases = {}
 line = re.compile(r"ptrace held rank \d+ ([0-9.]+) ms in (\d+) (\w+) samples: seize ([0-9.]+), "
                   r"wait for the stop ([0-9.]+), registers and unwind ([0-9.]+), release ([0-9.]+) ms")
-for m in line.finditer(open(stderr, errors="replace").read()):
+for m in line.finditer(log):
     total = phases.setdefault(m[3], [0, 0.0, 0.0, 0.0, 0.0, 0.0])
     total[0] += int(m[2])
     for i, v in enumerate((m[1], m[4], m[5], m[6], m[7])):
@@ -110,10 +112,15 @@ where = [f"{k} {v[0]}: {v[1]:.0f} = {v[2]:.0f}+{v[3]:.0f}+{v[4]:.0f}+{v[5]:.0f}"
 segment = re.compile(r"rank \d+ was read from its segment without a stop in (\d+) model samples "
                      r"and (\d+) scan samples")
 unstopped = [0, 0]
-for m in segment.finditer(open(stderr, errors="replace").read()):
+for m in segment.finditer(log):
     unstopped = [unstopped[0] + int(m[1]), unstopped[1] + int(m[2])]
 if any(unstopped):
     where.append(f"from segments: model {unstopped[0]}, scan {unstopped[1]}")
+counted = re.compile(r"rank \d+ was read from its call counter or its frames without a stop in "
+                     r"(\d+) model samples")
+by_counter = sum(int(m[1]) for m in counted.finditer(log))
+if by_counter:
+    where.append(f"from counters or frames: model {by_counter}")
 where = "; ".join(where) or "-"
 try:
     r = json.load(open(report))
@@ -147,6 +154,7 @@ for ((run = 1; run <= runs; run++)); do
         wait $guard
         row "$run" "$tree" healthy ptrace $? -
         [ -z "${ATTACH:-}" ] || wait $job
+        end_loops
         for sampler in $samplers; do
             hang_job 300 --sampler "$sampler"
             sleep 15
@@ -159,6 +167,7 @@ for ((run = 1; run <= runs; run++)); do
             row "$run" "$tree" stop-in "$sampler" $status "$delay"
             # mpiguard stops a job it attached to; one it failed to stop does not outlive the run
             [ -z "${ATTACH:-}" ] || wait_ended $job 30 || kill -9 $job "$pid" 2>/dev/null
+            end_loops
         done
     done
 done

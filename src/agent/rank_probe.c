@@ -44,6 +44,7 @@ struct rank_probe {
                                        found the rank stopped from outside, -1 when it did not */
     probe_costs costs[PURPOSES];
     uint64_t by_segment[PURPOSES]; /* ptrace: readings the segment answered without a stop */
+    uint64_t by_counter; /* ptrace: model readings the counter or its stand-in answered so */
     rank_probe *next_open;
 };
 
@@ -159,20 +160,32 @@ enum { COUNTER_READINGS_PER_SAMPLE = 3 };
  * stopping it would tell no more. After COUNTER_READINGS_PER_SAMPLE such readings one samples
  * again, so a rank that turned to polling (its counter moving all the same) is caught inside the
  * polling call within that many readings and sampled every time from then on; scans with the CPU
- * time (the verification) always sample. Returns 1 when *out is answered. */
+ * time (the verification) always sample. A rank without the counter (a job attached to) has its
+ * stand-in read the same way: its stack above the call the latest sample caught it in, read again
+ * without a stop, changed (count_frame_moves; an attached job's stops were nearly all model
+ * samples: docs/hang-measurements.md "Under load"). Returns 1 when *out is answered. */
 static int read_counter_only(rank_probe *p, int with_cpu_time, rank_probe_reading *out)
 {
-    uint64_t counter, polls;
+    uint64_t counter, polls, others;
     if (with_cpu_time || p->counter_readings_left == 0 ||
-        mpi_function_ids_class_of(p->last_fn) == MG_MPI_FUNCTION_IDS_CLASS_POLL ||
-        !sampler_ptrace_read_counter(p->sampler, &counter, &polls) || counter == p->last_counter)
+        mpi_function_ids_class_of(p->last_fn) == MG_MPI_FUNCTION_IDS_CLASS_POLL)
         return 0;
+    if (sampler_ptrace_read_counter(p->sampler, &counter, &polls)) {
+        if (counter == p->last_counter)
+            return 0;
+        others = counter - polls;
+    } else if (sampler_ptrace_frames_moved(p->sampler) == 1) {
+        counter = others = ++p->frame_moves;
+    } else {
+        return 0;
+    }
     out->counter_known = 1;
     out->counter = counter;
     out->fn = p->last_fn;
     out->in_mpi = p->last_in_mpi;
-    apply_counter(p, counter - polls, out);
+    apply_counter(p, others, out);
     p->counter_readings_left--;
+    p->by_counter++;
     return 1;
 }
 
@@ -421,6 +434,10 @@ static void say_costs(const rank_probe *p)
             "%llu scan samples",
             p->rank, (unsigned long long)p->by_segment[PURPOSE_MODEL],
             (unsigned long long)p->by_segment[PURPOSE_SCAN]);
+    if (p->by_counter)
+        mg_log_info("hang: rank %d was read from its call counter or its frames without a stop in "
+                    "%llu model samples",
+                    p->rank, (unsigned long long)p->by_counter);
 }
 
 void rank_probe_stack(rank_probe *p, rank_stack *out)

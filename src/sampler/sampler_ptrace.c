@@ -64,6 +64,10 @@ struct sampler_ptrace {
      * pid space wrapped. */
     pid_t *mpi_threads;
     size_t nmpi_threads, mpi_threads_capacity;
+    /* The main thread's stack above its MPI call as the latest sample read it (digest_frames), to
+     * be read again without a stop (sampler_ptrace_frames_moved); frames_len 0 when none. */
+    uint64_t frames_from, frames_bytes_digest;
+    size_t frames_len;
     bool maps_stale; /* a frame fell outside every mapping: something was mapped since */
     bool exited;     /* sticky: the process is gone, every sample says so */
     /* Per-sample storage, grown to the largest thread count seen. */
@@ -531,6 +535,7 @@ static bool main_thread_answers(const sampler_ptrace *s)
 }
 
 enum { FRAMES_DIGEST_BYTES = 4096 };
+static const uint64_t FNV_OFFSET_BASIS = 0xcbf29ce484222325u;
 
 /* FNV-1a over len bytes, from h (stack_unwind_locals.kept is one too). */
 static uint64_t digest_bytes(uint64_t h, const void *data, size_t len)
@@ -540,6 +545,12 @@ static uint64_t digest_bytes(uint64_t h, const void *data, size_t len)
         h = (h ^ b[i]) * 0x100000001b3u;
     }
     return h;
+}
+
+/* Reads the stack bytes of the frames kept by digest_frames into stack. */
+static bool read_frames_bytes(sampler_ptrace *s, uint8_t stack[FRAMES_DIGEST_BYTES])
+{
+    return stack_unwind_read(s->unwind, s->frames_from, stack, s->frames_len);
 }
 
 /* The main thread's frames digest (sampler_ptrace_result.frames_digest), read after its release:
@@ -556,15 +567,18 @@ static void digest_frames(sampler_ptrace *s)
     }
     uint64_t from = s->locals[caller].sp, outermost = s->locals[t->nframes - 1].sp;
     size_t len = outermost > from ? (size_t)(outermost - from) : 0;
-    len = len < FRAMES_DIGEST_BYTES ? len : FRAMES_DIGEST_BYTES;
+    s->frames_from = from;
+    s->frames_len = len < FRAMES_DIGEST_BYTES ? len : FRAMES_DIGEST_BYTES;
     uint8_t stack[FRAMES_DIGEST_BYTES];
-    if (len > 0 && !stack_unwind_read(s->unwind, from, stack, len)) {
+    if (s->frames_len == 0 || !read_frames_bytes(s, stack)) {
+        s->frames_len = 0;
         return;
     }
     uint64_t h = digest_bytes(s->locals[caller].kept, &s->pcs[caller],
                               (t->nframes - caller) * sizeof *s->pcs);
-    s->sample.frames_digest = digest_bytes(h, stack, len);
+    s->sample.frames_digest = digest_bytes(h, stack, s->frames_len);
     s->sample.frames_known = true;
+    s->frames_bytes_digest = digest_bytes(FNV_OFFSET_BASIS, stack, s->frames_len);
 }
 
 /* Samples the main thread, then, when it does not answer, the other threads but MPI's own; names
@@ -573,6 +587,7 @@ static void digest_frames(sampler_ptrace *s)
 static int take_sample(sampler_ptrace *s)
 {
     s->sample = (sampler_ptrace_result){.pid = s->pid};
+    s->frames_len = 0;
     stack_unwind_begin_sample(s->unwind);
     int rc = stop_unwind_release(s, true);
     if (rc == MG_ERROR_OK) {
@@ -654,6 +669,18 @@ bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter, uint64_t 
     *counter = counts[0];
     *polls = counts[1];
     return true;
+}
+
+int sampler_ptrace_frames_moved(sampler_ptrace *s)
+{
+    uint8_t stack[FRAMES_DIGEST_BYTES];
+    if (!s || s->exited || s->frames_len == 0 || !read_frames_bytes(s, stack)) {
+        return -1;
+    }
+    uint64_t now = digest_bytes(FNV_OFFSET_BASIS, stack, s->frames_len);
+    bool moved = now != s->frames_bytes_digest;
+    s->frames_bytes_digest = now;
+    return moved;
 }
 
 void sampler_ptrace_abort(sampler_ptrace *s)

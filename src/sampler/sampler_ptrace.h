@@ -130,6 +130,13 @@ void sampler_ptrace_release_late(sampler_ptrace *s);
  * False when the process holds no counter or it cannot be read (the process is gone). */
 bool sampler_ptrace_read_counter(sampler_ptrace *s, uint64_t *counter, uint64_t *polls);
 
+/* Whether the main thread's stack above its MPI call (the bytes of frames_digest), read again
+ * without a stop, changed since the latest sample or the latest call: 1 changed, 0 not, -1 when
+ * the latest sample took no digest (the rank was outside MPI, or holds the counter) or the stack
+ * cannot be read. A change says the program's own code ran since, as a moved counter does; no
+ * change leaves it to a sample (the rank may have computed in its registers). */
+int sampler_ptrace_frames_moved(sampler_ptrace *s);
+
 /* Gives the frames of the last sample their source file and line (stack_classify_frame), where
  * debug information exists; a sample leaves them NULL, since the first lookup in a module loads its
  * line tables (tens of ms: docs/hang-measurements-stacks.md). For stacks shown to people.
