@@ -233,7 +233,8 @@ __attribute__((target("sse4.2"))) static uint32_t crc_by_instruction(uint32_t cr
     return crc;
 }
 
-uint32_t check_event_crc32c(uint32_t crc, const uint8_t *p, size_t n)
+/* Whether this CPU has the instruction. */
+static int have_instruction(void)
 {
     /* -1 until the first call asks the CPU; threads that ask at once store the same answer */
     static _Atomic int instruction = -1;
@@ -243,14 +244,35 @@ uint32_t check_event_crc32c(uint32_t crc, const uint8_t *p, size_t n)
         use = __builtin_cpu_supports("sse4.2") != 0;
         atomic_store_explicit(&instruction, use, memory_order_relaxed);
     }
-    return ~(use ? crc_by_instruction(~crc, p, n) : crc_by_tables(~crc, p, n));
+    return use;
 }
-#else
-uint32_t check_event_crc32c(uint32_t crc, const uint8_t *p, size_t n)
+#endif
+
+uint32_t check_event_crc32c_tables(uint32_t crc, const uint8_t *p, size_t n)
 {
     return ~crc_by_tables(~crc, p, n);
 }
+
+int check_event_crc32c_instruction(uint32_t crc, const uint8_t *p, size_t n, uint32_t *out)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (have_instruction()) {
+        *out = ~crc_by_instruction(~crc, p, n);
+        return MG_ERROR_OK;
+    }
+#else
+    (void)crc, (void)p, (void)n, (void)out;
 #endif
+    return MG_ERROR_EUNSUPPORTED;
+}
+
+uint32_t check_event_crc32c(uint32_t crc, const uint8_t *p, size_t n)
+{
+    uint32_t by_instruction;
+    return check_event_crc32c_instruction(crc, p, n, &by_instruction) == MG_ERROR_OK
+               ? by_instruction
+               : check_event_crc32c_tables(crc, p, n);
+}
 
 /* Header offsets. */
 enum {

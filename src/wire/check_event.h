@@ -389,6 +389,12 @@ int check_event_encode(const check_event *ev, uint8_t *buf, size_t cap, size_t *
 /* CRC-32C (Castagnoli) of p[0..n) continued from crc (0 to start): the record's checksum, over the
  * record with its crc field zero. Thread-safe, allocation-free. */
 uint32_t check_event_crc32c(uint32_t crc, const uint8_t *p, size_t n);
+/* The two ways check_event_crc32c computes it, each callable so that a test compares them on any
+ * CPU: by the tables (every CPU; the one used where SSE 4.2 is missing), and by SSE 4.2's crc32
+ * instruction, which returns MG_ERROR_EUNSUPPORTED (*out untouched) on a CPU or build without it.
+ * Thread-safe, allocation-free. */
+uint32_t check_event_crc32c_tables(uint32_t crc, const uint8_t *p, size_t n);
+int check_event_crc32c_instruction(uint32_t crc, const uint8_t *p, size_t n, uint32_t *out);
 
 /* Validates and decodes the record at buf[0..len): scalar fields and counts into *ev; the array
  * pointers are set to NULL (use check_event_decode_arrays). *consumed gets the record's size, so

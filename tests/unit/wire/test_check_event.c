@@ -318,6 +318,61 @@ static void test_crc(void)
     MG_CHECK_INT(stored, crc32c_bitwise(0, rec, len));
 }
 
+/* Both ways of computing it (check_event_crc32c_tables, _instruction) give the same CRC-32C:
+ * RFC 3720's check values (B.4), then random buffers of every length 0..1024 at every start 0..7
+ * bytes past an 8-byte boundary, from a fresh start and continued, against the bitwise definition.
+ * The instruction is checked wherever the CPU has it; check_event_crc32c uses the tables only
+ * where it does not, so without this test the tables would go untested on such a CPU. */
+static void test_crc_both_ways(void)
+{
+    static const struct {
+        uint8_t fill; /* every byte; 2: 0..31 rising, 3: 31..0 falling */
+        uint32_t want;
+    } rfc3720[] = {{0x00, 0x8A9136AAu}, {0xFF, 0x62A8AB43u}, {2, 0x46DD794Eu}, {3, 0x113FDB5Cu}};
+    uint32_t got;
+    int instruction = check_event_crc32c_instruction(0, NULL, 0, &got) == MG_ERROR_OK;
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    MG_CHECK_INT(instruction, __builtin_cpu_supports("sse4.2") != 0);
+#endif
+    MG_CHECK_INT(check_event_crc32c_tables(0, (const uint8_t *)"123456789", 9), 0xE3069283u);
+    MG_CHECK(!instruction ||
+             (check_event_crc32c_instruction(0, (const uint8_t *)"123456789", 9, &got) ==
+                  MG_ERROR_OK &&
+              got == 0xE3069283u));
+    for (size_t v = 0; v < sizeof rfc3720 / sizeof *rfc3720; v++) {
+        uint8_t block[32];
+        for (int i = 0; i < 32; i++)
+            block[i] = rfc3720[v].fill == 2   ? (uint8_t)i
+                       : rfc3720[v].fill == 3 ? (uint8_t)(31 - i)
+                                              : rfc3720[v].fill;
+        MG_CHECK_INT(check_event_crc32c_tables(0, block, 32), rfc3720[v].want);
+        MG_CHECK(!instruction || (check_event_crc32c_instruction(0, block, 32, &got) ==
+                                      MG_ERROR_OK &&
+                                  got == rfc3720[v].want));
+    }
+    mg_rng rng;
+    mg_rng_seed(&rng, 3720);
+    static _Alignas(8) uint8_t buf[1024 + 8];
+    for (size_t j = 0; j < sizeof buf; j++)
+        buf[j] = (uint8_t)mg_rng_next(&rng);
+    int compared = 0;
+    for (size_t n = 0; n <= 1024; n++) {
+        for (size_t off = 0; off < 8; off++) {
+            uint32_t seed = off & 1 ? (uint32_t)mg_rng_next(&rng) : 0;
+            uint32_t want = crc32c_bitwise(seed, buf + off, n);
+            MG_CHECK_INT(check_event_crc32c_tables(seed, buf + off, n), want);
+            if (instruction) {
+                got = ~want;
+                MG_CHECK_INT(check_event_crc32c_instruction(seed, buf + off, n, &got), MG_ERROR_OK);
+                MG_CHECK_INT(got, want);
+                compared++;
+            }
+        }
+    }
+    MG_CHECK_INT(compared, instruction ? 1025 * 8 : 0);
+}
+
 int main(void)
 {
     MG_RUN(test_round_trip);
@@ -326,5 +381,6 @@ int main(void)
     MG_RUN(test_func_table);
     MG_RUN(test_fuzz);
     MG_RUN(test_crc);
+    MG_RUN(test_crc_both_ways);
     MG_TEST_END();
 }
