@@ -23,17 +23,7 @@ static int choose_flavor(job_session *js, mg_mpi_flavor requested)
 {
     mg_mpi_flavor app_flavor = MG_MPI_FLAVOR_UNKNOWN;
     mpi_flavor_of_binary(js->launcher.app_path, &app_flavor);
-    if (requested != MG_MPI_FLAVOR_UNKNOWN) {
-        js->flavor = requested;
-        if (app_flavor == MG_MPI_FLAVOR_UNKNOWN || app_flavor == js->flavor)
-            return 0;
-        /* its ranks would load the other MPI's wrappers and crash in MPI_Init */
-        mg_log_error("--mpi %s, but '%s' links %s's libmpi: give --mpi %s (or --mpi auto)",
-                     mg_mpi_flavor_name(js->flavor), js->launcher.app_path,
-                     mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(app_flavor));
-        return MG_EXIT_USAGE;
-    }
-    js->flavor = js->launcher.flavor;
+    js->flavor = launcher_job_flavor(&js->launcher, requested);
     if (js->flavor == MG_MPI_FLAVOR_UNKNOWN) {
         mg_log_error("cannot tell which MPI '%s' uses (it links no libmpi directly); say it with "
                      "--mpi openmpi or --mpi mpich",
@@ -42,6 +32,13 @@ static int choose_flavor(job_session *js, mg_mpi_flavor requested)
     }
     if (app_flavor == MG_MPI_FLAVOR_UNKNOWN || app_flavor == js->flavor)
         return 0;
+    if (requested != MG_MPI_FLAVOR_UNKNOWN) {
+        /* its ranks would load the other MPI's wrappers and crash in MPI_Init */
+        mg_log_error("--mpi %s, but '%s' links %s's libmpi: give --mpi %s (or --mpi auto)",
+                     mg_mpi_flavor_name(js->flavor), js->launcher.app_path,
+                     mg_mpi_flavor_name(app_flavor), mg_mpi_flavor_name(app_flavor));
+        return MG_EXIT_USAGE;
+    }
     mg_log_error("'%s' links %s but the launcher is %s's: each rank would run as a separate "
                  "one-process job, with wrappers of the wrong MPI; use %s's launcher",
                  js->launcher.app_path, mg_mpi_flavor_name(app_flavor),

@@ -485,6 +485,11 @@ int launcher_identify(char *const *command, int ncommand, launcher *out, char *e
     return MG_ERROR_OK;
 }
 
+mg_mpi_flavor launcher_job_flavor(const launcher *l, mg_mpi_flavor requested)
+{
+    return requested != MG_MPI_FLAVOR_UNKNOWN ? requested : l->flavor;
+}
+
 void launcher_free_argv(char **argv)
 {
     if (!argv)

@@ -30,6 +30,11 @@ typedef struct launcher_env_var {
 
 const char *launcher_kind_name(launcher_kind kind);
 
+/* The job's MPI, as every tool chooses it: the one the user asked for (--mpi; UNKNOWN: none), else
+ * the launcher's (for srun, its application's, l->flavor); MG_MPI_FLAVOR_UNKNOWN when neither
+ * says. */
+mg_mpi_flavor launcher_job_flavor(const launcher *l, mg_mpi_flavor requested);
+
 /* Recognises the launcher in command[0] and finds the application in its arguments (every MPMD
  * context is checked). Errors, with a message naming the word at fault in err:
  * MG_ERROR_ENOENT (launcher not installed, or an application that does not exist or is not

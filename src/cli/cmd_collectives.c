@@ -129,7 +129,7 @@ static int find_tester(tester_jobs *x, mg_mpi_flavor *flavor)
                    : rc == MG_ERROR_ENOENT     ? MG_EXIT_UNAVAILABLE
                                                : MG_EXIT_USAGE;
         }
-        *flavor = cli_options_mpi() != MG_MPI_FLAVOR_UNKNOWN ? cli_options_mpi() : l.flavor;
+        *flavor = launcher_job_flavor(&l, cli_options_mpi());
         if (strcmp(mg_mpi_flavor_name(*flavor), name) == 0) {
             snprintf(rel, sizeof rel, "bin/mpiguard-coll-costs-%s", name);
             return cli_install_path(rel, x->costs, sizeof x->costs) ? MG_EXIT_SOFTWARE : 0;

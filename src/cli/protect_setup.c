@@ -71,13 +71,11 @@ int protect_setup_options_given(void)
 /* The job's MPI as cli_session_start will choose it (launcher, or --mpi). */
 static mg_mpi_flavor job_flavor(char **command, int ncommand)
 {
-    if (cli_options_mpi() != MG_MPI_FLAVOR_UNKNOWN)
-        return cli_options_mpi();
     launcher l;
     char err[512];
     if (launcher_identify(command, ncommand, &l, err, sizeof err) != 0)
-        return MG_MPI_FLAVOR_UNKNOWN;
-    return l.flavor;
+        return cli_options_mpi(); /* cli_session_start refuses the command, saying why */
+    return launcher_job_flavor(&l, cli_options_mpi());
 }
 
 /* Reads the bounds file, checks it was measured on this MPI, and writes the module's text form to
