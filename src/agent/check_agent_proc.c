@@ -427,7 +427,9 @@ int check_agent_proc_run(const check_agent_proc_params *p)
                      p->address ? p->address : "its leaf");
     } else {
         say_auth(&o, p);
-        status = stream(&o, a, observer, p);
+        /* at once: the detector closes a connection whose AUTH frame is late
+         * (AGENT_PROTO_AUTH_WAIT_MS), and finding the node's ranks may take a while */
+        status = flush(&o) == MG_ERROR_OK ? stream(&o, a, observer, p) : MG_EXIT_SOFTWARE;
     }
     observe_ranks_destroy(observer);
     free(node.ranks);

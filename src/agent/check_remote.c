@@ -26,6 +26,9 @@ typedef struct remote_conn {
     int fd;          /* -1 once closed */
     int joined;      /* its secret was right: one of the run's agents; its number from 1 */
     double heard_at; /* when its last bytes came (once joined) */
+    /* when a connection this process accepted is closed if its AUTH frame has not come whole
+     * (0: a leaf this run started, over a socketpair no one else can reach) */
+    double auth_by;
     char node[RECORD_STREAM_NODE_NAME];
     check_remote_end end; /* its HELLO's share, and whether DONE came */
     int32_t node_ranks;   /* its HELLO's count of its node's ranks (0: not said, or no HELLO) */
@@ -64,6 +67,16 @@ int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_PR
     memcpy(r->secret, secret, AGENT_PROTO_SECRET_BYTES);
     *out = r;
     return MG_ERROR_OK;
+}
+
+/* The first place of conns that is free (a joined agent's stays its own after it closed), or
+ * MAX_AGENTS when none is. */
+static int free_place(const check_remote *r)
+{
+    int slot = 0;
+    while (slot < r->nconns && (r->conns[slot].fd >= 0 || r->conns[slot].joined))
+        slot++;
+    return slot;
 }
 
 /* Whether another agent may still join. */
@@ -253,7 +266,10 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
         /* Nothing of a stream is read before its secret matched. */
         rc = accepting(r) ? agent_proto_reader_auth(&c->reader, r->secret) : MG_ERROR_EPERM;
         if (rc == MG_ERROR_EPERM) {
-            mg_log_warn("check: a connection without this run's agent secret was refused");
+            char peer[80];
+            agent_proto_peer_name(c->fd, peer, sizeof peer);
+            mg_log_warn("check: a connection from %s without this run's agent secret was refused",
+                        peer);
             close_conn(r, c, sink);
             return MG_ERROR_OK;
         }
@@ -280,12 +296,28 @@ static int read_conn(check_remote *r, remote_conn *c, const check_remote_sink *s
     return rc < 0 ? rc : MG_ERROR_OK;
 }
 
-/* Closes the streams of joined agents silent past SILENT_LOST_S, as lost. */
-static void close_silent(check_remote *r, const check_remote_sink *sink)
+/* Closes a connection whose AUTH frame did not come whole by its deadline: a stranger would hold
+ * its place, and one of the 256, for as long as it keeps the connection open. */
+static void close_unauthenticated(check_remote *r, remote_conn *c, const check_remote_sink *sink)
+{
+    char peer[80];
+    agent_proto_peer_name(c->fd, peer, sizeof peer);
+    mg_log_warn("check: closing the connection from %s: it sent %zu of the %u bytes of this run's "
+                "agent secret (the AUTH frame) in %.0f s",
+                peer, c->reader.len - c->reader.pos, AGENT_PROTO_AUTH_SIZE,
+                AGENT_PROTO_AUTH_WAIT_MS / 1000.0);
+    close_conn(r, c, sink);
+}
+
+/* Closes the streams of joined agents silent past SILENT_LOST_S, as lost, and the connections
+ * past their AUTH deadline. */
+static void close_overdue(check_remote *r, const check_remote_sink *sink)
 {
     double now = mg_clock_seconds();
     for (int i = 0; i < r->nconns; i++) {
         remote_conn *c = &r->conns[i];
+        if (c->fd >= 0 && !c->joined && c->auth_by > 0 && now >= c->auth_by)
+            close_unauthenticated(r, c, sink);
         if (c->fd < 0 || !c->joined || now - c->heard_at < SILENT_LOST_S)
             continue;
         mg_log_warn(
@@ -325,10 +357,11 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
                       size_t *records)
 {
     *records = 0;
-    close_silent(r, sink);
+    close_overdue(r, sink);
     struct pollfd fds[MAX_AGENTS + 1];
     int n = 0;
-    if (accepting(r))
+    /* with every place taken, a connection waits in the listener's backlog until one is free */
+    if (accepting(r) && free_place(r) < MAX_AGENTS)
         fds[n++] = (struct pollfd){.fd = r->listen_fd, .events = POLLIN};
     for (int i = 0; i < r->nconns; i++)
         if (r->conns[i].fd >= 0)
@@ -340,9 +373,9 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
         if (r->conns[i].fd >= 0)
             send_unsent(&r->conns[i]);
     /* A refused connection's place is taken again. */
-    for (int fd; accepting(r) && (fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0;)
-        if (check_remote_adopt(r, fd) != MG_ERROR_OK)
-            break;
+    for (int fd; accepting(r) && free_place(r) < MAX_AGENTS &&
+                 (fd = accept4(r->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0;)
+        check_remote_adopt(r, fd);
     for (int i = 0; i < r->nconns; i++) {
         if (r->conns[i].fd < 0)
             continue;
@@ -353,24 +386,30 @@ int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeou
     return MG_ERROR_OK;
 }
 
-int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares)
+/* Takes fd into a free place, with its share (0 of 0: none known) and its AUTH deadline (0:
+ * none). Errors: MG_ERROR_ERANGE (no free place; fd is closed). */
+static int adopt(check_remote *r, int fd, int share, int shares, double auth_by)
 {
-    int slot = 0;
-    while (slot < r->nconns && (r->conns[slot].fd >= 0 || r->conns[slot].joined))
-        slot++;
+    int slot = free_place(r);
     if (slot == MAX_AGENTS) {
         close(fd);
         return MG_ERROR_ERANGE;
     }
-    r->conns[slot] = (remote_conn){.fd = fd, .end = {.share = share, .shares = shares}};
+    r->conns[slot] = (remote_conn){
+        .fd = fd, .auth_by = auth_by, .end = {.share = share, .shares = shares}};
     agent_proto_reader_init(&r->conns[slot].reader);
     r->nconns += slot == r->nconns;
     return MG_ERROR_OK;
 }
 
+int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares)
+{
+    return adopt(r, fd, share, shares, 0);
+}
+
 int check_remote_adopt(check_remote *r, int fd)
 {
-    return check_remote_adopt_leaf(r, fd, 0, 0);
+    return adopt(r, fd, 0, 0, mg_clock_seconds() + AGENT_PROTO_AUTH_WAIT_MS / 1000.0);
 }
 
 /* Once every leaf said ENDED or closed, after their last answers: NO_MORE, once. */

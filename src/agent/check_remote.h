@@ -48,7 +48,8 @@ typedef struct check_remote_sink {
 
 /* Takes listen_fd (listening, nonblocking; owned from then on, even on failure) to accept the
  * streams of `agents` agents (0: any number, up to 256), each of which must open with the AUTH
- * frame of secret: a connection that does not is closed with a warning and takes no agent's place.
+ * frame of secret: a connection that does not, or has not sent it whole AGENT_PROTO_AUTH_WAIT_MS
+ * after it was accepted, is closed with a warning and takes no agent's place.
  * Errors: MG_ERROR_EINVAL, MG_ERROR_ENOMEM. */
 int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_PROTO_SECRET_BYTES],
                         check_remote **out);
@@ -57,12 +58,13 @@ int check_remote_create(int listen_fd, int agents, const uint8_t secret[AGENT_PR
  * closed with a warning naming the problem; the others go on. Errors: MG_ERROR_ENOMEM. */
 int check_remote_poll(check_remote *r, const check_remote_sink *sink, int timeout_ms,
                       size_t *records);
-/* Takes fd (a connected stream socket, e.g. a leaf of the tree of detectors over a socketpair;
- * owned from then on) as a connection that must open with the AUTH frame, as an accepted one.
+/* Takes fd (a connected stream socket; owned from then on) as a connection that must open with the
+ * AUTH frame, within AGENT_PROTO_AUTH_WAIT_MS from now, as an accepted one.
  * Errors: MG_ERROR_ERANGE (no room: 256 connections; fd is closed). */
 int check_remote_adopt(check_remote *r, int fd);
-/* check_remote_adopt for the stream of the leaf of share `share` of `shares` this run started: if
- * it closes before its HELLO, its ranks are lost all the same (agent_closed is told). */
+/* check_remote_adopt for the stream of the leaf of share `share` of `shares` this run started (over
+ * a socketpair: no deadline for its AUTH frame, which comes after its agent's start): if it closes
+ * before its HELLO, its ranks are lost all the same (agent_closed is told). */
 int check_remote_adopt_leaf(check_remote *r, int fd, int share, int shares);
 /* Tells the leaves the calls the root's model left (tbon_root_answers): each as a COMPLETED frame
  * to the stream whose share (check_remote_sink.share) holds its rank; then, once

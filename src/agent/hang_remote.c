@@ -27,7 +27,7 @@
 /* An agent that has not answered a request after ANSWER_WAIT_MS is lost (its node's link went
  * down: no reset ever comes), rather than holding the front forever; a ptrace stack sample on a
  * node at load 70 takes well under a second. */
-enum { MAX_AGENTS = 4096, AUTH_WAIT_MS = 2000, ANSWER_WAIT_MS = 30000 };
+enum { MAX_AGENTS = 4096, ANSWER_WAIT_MS = 30000 };
 
 /* What the front talks to: a node agent, or a relay of nbelow of them. */
 typedef struct agent_link {
@@ -158,14 +158,24 @@ static int accept_agent(hang_remote *h, int fd)
     uint32_t tool, world, count, share_ppm;
     char token[64], node[64], err[160];
     /* Nothing of a connection is read before its secret: a stranger is refused whatever it
-     * sends, and one that sends nothing holds the front for AUTH_WAIT_MS at most. */
-    struct timeval wait = {.tv_sec = AUTH_WAIT_MS / 1000, .tv_usec = AUTH_WAIT_MS % 1000 * 1000};
+     * sends, and one that sends nothing holds the front for AGENT_PROTO_AUTH_WAIT_MS at most. */
+    struct timeval wait = {.tv_sec = AGENT_PROTO_AUTH_WAIT_MS / 1000,
+                           .tv_usec = AGENT_PROTO_AUTH_WAIT_MS % 1000 * 1000};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
-    if (agent_proto_auth_recv(fd, h->secret) != MG_ERROR_OK) {
-        mg_log_warn("hang: a connection without this run's agent secret was refused");
+    int rc = agent_proto_auth_recv(fd, h->secret);
+    if (rc != MG_ERROR_OK) {
+        char peer[80];
+        agent_proto_peer_name(fd, peer, sizeof peer);
+        if (rc == MG_ERROR_EPERM)
+            mg_log_warn("hang: a connection from %s without this run's agent secret was refused",
+                        peer);
+        else
+            mg_log_warn("hang: closing the connection from %s: it sent fewer than the %u bytes of "
+                        "this run's agent secret (the AUTH frame) in %.0f s, or closed",
+                        peer, AGENT_PROTO_AUTH_SIZE, AGENT_PROTO_AUTH_WAIT_MS / 1000.0);
         return -1;
     }
-    int rc = agent_proto_recv(fd, &h->buf, &type, &c, err, sizeof err);
+    rc = agent_proto_recv(fd, &h->buf, &type, &c, err, sizeof err);
     if (rc == MG_ERROR_EFORMAT || rc == MG_ERROR_EVERSION) {
         mg_log_warn("hang: a connection was refused: %s", err);
         return -1;

@@ -5,7 +5,9 @@
 #include "mg_array.h"
 #include "mg_error.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +275,23 @@ int agent_proto_auth_recv(int fd, const uint8_t secret[AGENT_PROTO_SECRET_BYTES]
     if (io_all(fd, got, sizeof got, 0))
         return MG_ERROR_EIO;
     return agent_proto_auth_check(got, secret);
+}
+
+void agent_proto_peer_name(int fd, char *out, size_t outlen)
+{
+    struct sockaddr_storage sa;
+    socklen_t len = sizeof sa;
+    char host[INET6_ADDRSTRLEN];
+    if (getpeername(fd, (struct sockaddr *)&sa, &len) != 0)
+        snprintf(out, outlen, "an unknown peer");
+    else if (sa.ss_family == AF_INET &&
+             inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, host, sizeof host))
+        snprintf(out, outlen, "%s:%u", host, ntohs(((struct sockaddr_in *)&sa)->sin_port));
+    else if (sa.ss_family == AF_INET6 &&
+             inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, host, sizeof host))
+        snprintf(out, outlen, "[%s]:%u", host, ntohs(((struct sockaddr_in6 *)&sa)->sin6_port));
+    else
+        snprintf(out, outlen, sa.ss_family == AF_UNIX ? "a local socket" : "an unknown peer");
 }
 
 int agent_proto_send_bytes(int fd, const void *data, size_t len)

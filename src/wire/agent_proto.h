@@ -25,6 +25,11 @@
 #define AGENT_PROTO_SECRET_BYTES 32U
 #define AGENT_PROTO_AUTH_SIZE (AGENT_PROTO_FRAME_HEADER + AGENT_PROTO_SECRET_BYTES)
 
+/* How long a connection to a front is given to send its whole AUTH frame, from when the front
+ * took it: an agent sends it as soon as it connected, so only a stranger (or a peer that stalls
+ * after a few bytes) is still short of it then, and is closed rather than holding a place. */
+#define AGENT_PROTO_AUTH_WAIT_MS 3000
+
 /* How often a check agent says it is alive when it has nothing else to send, seconds. */
 #define AGENT_PROTO_ALIVE_EVERY_S 1.0
 
@@ -123,6 +128,9 @@ int agent_proto_auth_send(int fd, const uint8_t secret[AGENT_PROTO_SECRET_BYTES]
  * MG_ERROR_OK, MG_ERROR_EPERM, or MG_ERROR_EIO when fewer came (the caller bounds the wait, e.g.
  * with SO_RCVTIMEO). */
 int agent_proto_auth_recv(int fd, const uint8_t secret[AGENT_PROTO_SECRET_BYTES]);
+/* The peer of the connected socket fd, for a message: "ADDRESS:PORT", or "a local socket" (a
+ * socketpair), or "an unknown peer". */
+void agent_proto_peer_name(int fd, char *out, size_t outlen);
 
 /* One rank's reading as it travels (rank_probe_reading plus the rank). lost: a relay's answer for a
  * rank whose agent below it is lost, so that the front names the rank not observed rather than

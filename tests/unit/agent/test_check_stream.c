@@ -9,6 +9,7 @@
 #include "agent_waits.h"
 #include "check_feed.h"
 #include "check_remote.h"
+#include "mg_clock.h"
 #include "mg_error.h"
 #include "mg_rng.h"
 #include "mg_test.h"
@@ -16,6 +17,7 @@
 #include "record_stream.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -354,6 +356,18 @@ static int connect_port(int port)
     return fd;
 }
 
+/* A listener on a loopback port of its own for check_remote_create; its port in *port. */
+static int listen_loopback(int *port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t salen = sizeof sa;
+    MG_CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0 &&
+             getsockname(fd, (struct sockaddr *)&sa, &salen) == 0);
+    *port = ntohs(sa.sin_port);
+    return fd;
+}
+
 /* Three agents: one sends a good stream, one a good record then a corrupt frame, one a frame
  * announcing 2 GB; three strangers connect first: a wrong secret, none (a hello first), random
  * bytes. The detector side refuses the strangers without giving them an agent's place, keeps both
@@ -361,12 +375,7 @@ static int connect_port(int port)
 static void test_listener_survives_a_corrupt_agent(void)
 {
     check_remote *rem;
-    int port, fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t salen = sizeof sa;
-    MG_CHECK(fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(fd, 8) == 0 &&
-             getsockname(fd, (struct sockaddr *)&sa, &salen) == 0);
-    port = ntohs(sa.sin_port);
+    int port, fd = listen_loopback(&port);
     MG_CHECK_INT(check_remote_create(fd, 3, run_secret, &rem), MG_ERROR_OK);
     uint8_t buf[1024], rec[256], wrong[AGENT_PROTO_SECRET_BYTES];
     memcpy(wrong, run_secret, sizeof wrong);
@@ -417,6 +426,64 @@ static void test_listener_survives_a_corrupt_agent(void)
         MG_CHECK(read(strangers[i], &c, 1) <= 0); /* refused: closed */
         close(strangers[i]);
     }
+}
+
+/* Whether the front closed its end of fd (a read sees the end, or a reset), without waiting. */
+static int closed_by_peer(int fd)
+{
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+}
+
+/* Connections that send 10 bytes of the AUTH frame and then nothing, one in each of the
+ * listener's 256 places, are closed once AGENT_PROTO_AUTH_WAIT_MS passed, not before and not
+ * long after; the run's one agent, which connected while every place was taken, waits in the
+ * backlog, joins then, and the stream ends as it should (check_remote_done). Before the deadline
+ * existed, the strangers held their places for good and the agent's connection was closed. */
+static void test_short_auth_closed_in_time(void)
+{
+    int port, fd = listen_loopback(&port);
+    check_remote *rem;
+    MG_CHECK_INT(check_remote_create(fd, 1, run_secret, &rem), MG_ERROR_OK);
+    got g = {0};
+    check_remote_sink sink = {
+        {&g, g_record, g_site, g_end}, g_world, g_state, g_observe, NULL, g_closed, NULL};
+    uint8_t buf[1024];
+    size_t records;
+    agent_proto_auth_put(buf, run_secret);
+    static int strangers[CHECK_REMOTE_MAX_AGENTS];
+    double start = mg_clock_seconds();
+    for (int i = 0; i < CHECK_REMOTE_MAX_AGENTS; i++) {
+        strangers[i] = connect_port(port);
+        MG_CHECK(write(strangers[i], buf, 10) == 10);
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 0, &records), MG_ERROR_OK);
+    }
+    size_t n = AGENT_PROTO_AUTH_SIZE +
+               good_stream(buf + AGENT_PROTO_AUTH_SIZE, sizeof buf - AGENT_PROTO_AUTH_SIZE);
+    int agent = connect_port(port);
+    MG_CHECK(write(agent, buf, n) == (ssize_t)n);
+    close(agent);
+    double first_closed = 0, all_closed = 0, wait = AGENT_PROTO_AUTH_WAIT_MS / 1000.0;
+    while (!(all_closed && check_remote_done(rem)) && mg_clock_seconds() - start < wait + 5) {
+        MG_CHECK_INT(check_remote_poll(rem, &sink, 50, &records), MG_ERROR_OK);
+        int open = 0;
+        for (int i = 0; i < CHECK_REMOTE_MAX_AGENTS; i++)
+            open += !closed_by_peer(strangers[i]);
+        if (open < CHECK_REMOTE_MAX_AGENTS && !first_closed)
+            first_closed = mg_clock_seconds() - start;
+        if (!open && !all_closed)
+            all_closed = mg_clock_seconds() - start;
+    }
+    /* the last stranger connected a moment after the first: each had its whole time */
+    MG_CHECK(first_closed >= wait);
+    MG_CHECK(all_closed > 0 && all_closed <= wait + 1.5);
+    MG_CHECK(check_remote_done(rem));
+    MG_CHECK_INT(g.records, 1);
+    MG_CHECK_INT(g.closed, 1); /* the agent; a stranger never counts as one */
+    check_remote_destroy(rem);
+    for (int i = 0; i < CHECK_REMOTE_MAX_AGENTS; i++)
+        close(strangers[i]);
 }
 
 /* The root answers a leaf whose socket is full (a tiny buffer, a reader that takes a little at a
@@ -716,6 +783,7 @@ int main(void)
     MG_RUN(test_secret);
     MG_RUN(test_fuzzed_frames);
     MG_RUN(test_listener_survives_a_corrupt_agent);
+    MG_RUN(test_short_auth_closed_in_time);
     MG_RUN(test_no_release_after_no_more);
     MG_RUN(test_answers_wait_for_a_full_socket);
     MG_RUN(test_ranks_found_from_streams);
