@@ -12,7 +12,7 @@
 
 typedef struct observed_rank {
     int pid;         /* as the latest scan saw it: a wrapper script may exec or fork the program */
-    double found_at; /* 0 until found */
+    double found_at; /* 0 until found; again when its executable changed (rank_observe_input.age) */
     int published;   /* once published, for good (a segment is removed at the job's end) */
     double published_at;
     int ended;
@@ -117,9 +117,12 @@ static void judge(observe_ranks *o, int r, double now, int job_ended, double sib
     /* read while the process lives; a reading of a process that ended is kept */
     if (!k->ended && k->pid && (!k->sight.read || (!k->published && k->cause != RANK_OBSERVE_OK))) {
         rank_observe_sight fresh;
-        if (rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_ERROR_OK)
+        if (rank_sight_read("/proc", k->pid, o->js->library, &fresh) == MG_ERROR_OK) {
+            /* a wrapper exec'd (or forked) the program: its loader's time starts again */
+            if (k->sight.read && strcmp(fresh.exe, k->sight.exe) != 0)
+                k->found_at = now;
             k->sight = fresh;
-        else
+        } else
             k->ended = 1;
     }
     /* gone before its records came: what it published is known once the streams end */

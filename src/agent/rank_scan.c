@@ -54,19 +54,31 @@ static const char *environ_lookup(const char *env, size_t len, const char *name)
     return NULL;
 }
 
-int rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
-                          size_t valuelen)
+/* Reads the environment of process pid into *env (malloc'd, ENVIRON_MAX + 1 bytes, the caller's
+ * to free; a NUL after its end) and its length into *len (0 when the process is gone). Errors:
+ * MG_ERROR_ENOMEM. */
+static int read_environ(const char *proc_root, int pid, char **env, size_t *len)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%d/environ", proc_root, pid);
-    char *env = malloc(ENVIRON_MAX + 1);
-    if (!env)
+    if (!(*env = malloc(ENVIRON_MAX + 1)))
         return MG_ERROR_ENOMEM;
-    ssize_t len = read_file(path, env, ENVIRON_MAX);
+    ssize_t n = read_file(path, *env, ENVIRON_MAX);
+    *len = n > 0 ? (size_t)n : 0;
+    (*env)[*len] = '\0';
+    return MG_ERROR_OK;
+}
+
+int rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,
+                          size_t valuelen)
+{
+    char *env;
+    size_t len;
+    if (read_environ(proc_root, pid, &env, &len) != MG_ERROR_OK)
+        return MG_ERROR_ENOMEM;
     int rc = MG_ERROR_ENOENT;
     if (len > 0) {
-        env[len] = '\0';
-        const char *v = environ_lookup(env, (size_t)len, name);
+        const char *v = environ_lookup(env, len, name);
         if (v) {
             snprintf(value, valuelen, "%s", v);
             rc = MG_ERROR_OK;
@@ -185,6 +197,18 @@ static int first_int(const char *env, size_t len, const char *const *names, int 
         if (parse_int(environ_lookup(env, len, *names), out))
             return 1;
     return 0;
+}
+
+int rank_scan_identity(const char *proc_root, int pid, int *rank, int *ppid)
+{
+    char *env;
+    size_t len;
+    if (read_environ(proc_root, pid, &env, &len) != MG_ERROR_OK)
+        return MG_ERROR_ENOMEM;
+    int found = len > 0 && first_int(env, len, rank_variables, rank);
+    free(env);
+    *ppid = found ? read_ppid(proc_root, pid) : -1;
+    return *ppid >= 0 ? MG_ERROR_OK : MG_ERROR_ENOENT;
 }
 
 static int find_entry(const proc_entry *all, size_t n, int pid)

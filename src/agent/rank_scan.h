@@ -64,6 +64,11 @@ int rank_scan_cpu_time(int pid, int64_t *cpu_ns, int64_t *slices);
  * 1. */
 double rank_scan_cpu_share(size_t nranks);
 
+/* The rank the launcher gave process pid (the first rank variable of its environment it holds)
+ * and its parent's pid. MG_ERROR_ENOENT when the process is gone or holds no rank variable,
+ * MG_ERROR_ENOMEM. */
+int rank_scan_identity(const char *proc_root, int pid, int *rank, int *ppid);
+
 /* Reads one variable from /proc/PID/environ into value. MG_ERROR_ENOENT when the process or the
  * variable does not exist. */
 int rank_scan_environ_get(const char *proc_root, int pid, const char *name, char *value,

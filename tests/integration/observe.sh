@@ -6,6 +6,10 @@
 #   wrapper  a script between launcher and program unsets LD_PRELOAD for rank 1 (protect names it
 #            within 20 s while the job runs 30 s); check's stop for it ends the others before
 #            their MPI_Init (stopped_before_init)
+#   slowwrapper  a script between launcher and program that sleeps 3 s before it execs it: not
+#            named not_mpi while it is still the script (or its sleep): every rank observed by run
+#            and check (not hang: its session keeps the sleep's pid as the rank's and takes the
+#            sleep's end for the rank's exit, a false hang of its own)
 #   option   the user's own -x LD_PRELOAD= / -genv LD_PRELOAD (the case that motivated this):
 #            merged, every rank observed
 #   notmpi   a dynamic program that is not MPI
@@ -115,6 +119,15 @@ wrapper)
     expect_stderr "ERROR HANG computation hang .*rank 1 is computing in fault_compute_loop"
     report_says "obs[1]['sampler'] == 'ptrace' and obs[0]['sampler'] == 'shm'"
     report_says "r['findings'][0]['ranks'] == [1]"
+    ;;
+slowwrapper)
+    app="$BUILD/examples/$flavor/cg"
+    for tool in run check; do
+        expect_status_within 150 0 "$tool, a wrapper that sleeps 3 s" "$report" -- "$MPIGUARD" $tool \
+            --report "$report" -- $launcher -n 2 "$here/slow_wrapper.sh" "$app" --seconds 4
+        report_says "sorted(obs) == [0, 1] and all(o['cause'] == 'observed' for o in obs.values())"
+    done
+    expect_stderr "nothing found in 2 of 2 ranks observed"
     ;;
 option)
     # mpiguard merges the user's LD_PRELOAD with its own (tests/interop checks that both libraries

@@ -32,6 +32,10 @@ rank_observe_cause rank_observe_decide(const rank_observe_input *in)
                              : RANK_OBSERVE_VANISHED;
     if (in->by_stack && (s->mapped_mpi != MG_MPI_FLAVOR_UNKNOWN || s->binary_defines_mpi))
         return RANK_OBSERVE_OK;
+    /* /proc shows the script's interpreter, not the program it may exec yet */
+    if (s->script && !in->ended && !s->other_node && in->age < RANK_OBSERVE_SCRIPT_S &&
+        in->sibling_published_for < RANK_OBSERVE_INIT_GRACE_S)
+        return RANK_OBSERVE_PENDING;
     if (in->by_stack) /* no frame of it can be an MPI call: the model would read it computing */
         return in->ended || in->age >= RANK_OBSERVE_SETTLE_S ? RANK_OBSERVE_NOT_MPI
                                                              : RANK_OBSERVE_PENDING;
@@ -139,7 +143,10 @@ void rank_observe_explain(const rank_observe_input *in, rank_observe_cause cause
         return;
     case RANK_OBSERVE_NOT_MPI:
         snprintf(buf, len,
-                 "not an MPI program: it maps no MPI library and defines no MPI function");
+                 "not an MPI program: it maps no MPI library and defines no MPI function%s",
+                 s->script ? " (the interpreter of a script that started no MPI program: a "
+                             "wrapper that never execs it?)"
+                           : "");
         return;
     case RANK_OBSERVE_OTHER_MPI:
         snprintf(buf, len,

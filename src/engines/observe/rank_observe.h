@@ -23,6 +23,11 @@ typedef struct rank_observe_sight {
     char preload[256]; /* its LD_PRELOAD, cut to fit */
     int other_node;    /* it has a hostname of its own (another UTS namespace): another node, or
                           a container, whose shared memory this process does not see */
+    /* it interprets a script (a #! file its command line names), or a process of its rank above
+     * it does: a wrapper between the launcher and the program, which all of the above describes,
+     * not the program it may exec */
+    int script;
+    char exe[256]; /* its executable's path: another than at the last reading is an exec */
 } rank_observe_sight;
 
 typedef enum rank_observe_cause {
@@ -58,6 +63,11 @@ typedef enum rank_observe_cause {
 /* ... and this long after it was found, when no sibling published but a language binding is
  * mapped: every rank may be in a slow MPI_Init (an oversubscribed launch takes 6-10 s here). */
 #define RANK_OBSERVE_BINDING_GRACE_S 15.0
+/* A rank still interpreting a script (a wrapper that sleeps, loads modules, stages files before it
+ * execs the program) is named by what /proc shows only this long after it was found, or
+ * RANK_OBSERVE_INIT_GRACE_S after a sibling published, whichever comes first: a wrapper that
+ * never execs an MPI program is named then, or at its end. */
+#define RANK_OBSERVE_SCRIPT_S 15.0
 
 /* Across nodes, a rank that no agent found (its node has none, or its process lost mpiguard's
  * marks to a wrapper) is given this long, counted from when the job's size is known (a rank
@@ -103,7 +113,7 @@ typedef struct rank_observe_input {
                       mpiguard's own MPI_Init wrappers (C or Fortran) start it, once the MPI's
                       MPI_Init returned, so the rank is observed from then on, computing or not */
     double sibling_published_for; /* seconds since another rank first published; < 0: none has */
-    double age;                   /* seconds since the rank was found */
+    double age;                   /* seconds since found running its current executable */
     int ended;                    /* its process is gone: decide on what was seen */
     int stopped;                  /* ... because the tool stopped the job (rank_observe_stopped) */
     int by_stack;                 /* read by its stacks alone (ptrace, no interposition library):

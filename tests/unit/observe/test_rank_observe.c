@@ -107,18 +107,25 @@ static void binding_waits_for_init_then_is_named(void)
 
 /* Without a binding, a rank computing before MPI_Init looks the same until a sibling published a
  * grace period ago: ranks leave MPI_Init together. */
+/* A rank pending as in is named cause RANK_OBSERVE_INIT_GRACE_S after a sibling published, not
+ * before, or at its end. */
+static void named_after_a_sibling_or_at_the_end(rank_observe_input in, rank_observe_cause cause)
+{
+    in.sibling_published_for = RANK_OBSERVE_INIT_GRACE_S - 0.1;
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+    in.sibling_published_for = RANK_OBSERVE_INIT_GRACE_S;
+    MG_CHECK_INT(rank_observe_decide(&in), cause);
+    in.sibling_published_for = -1;
+    in.ended = 1;
+    MG_CHECK_INT(rank_observe_decide(&in), cause);
+}
+
 static void silent_rank_needs_a_sibling_or_the_end(void)
 {
     rank_observe_sight s = healthy();
     rank_observe_input in = input(&s, 100.0);
     MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
-    in.sibling_published_for = RANK_OBSERVE_INIT_GRACE_S - 0.1;
-    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
-    in.sibling_published_for = RANK_OBSERVE_INIT_GRACE_S;
-    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNKNOWN_INTERFACE);
-    in.sibling_published_for = -1;
-    in.ended = 1;
-    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_UNKNOWN_INTERFACE);
+    named_after_a_sibling_or_at_the_end(in, RANK_OBSERVE_UNKNOWN_INTERFACE);
 }
 
 /* A rank publishes only once its MPI_Init returned through mpiguard's own wrapper (C or Fortran):
@@ -288,6 +295,38 @@ static void other_node_waits_for_its_agent(void)
     MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_FOUND);
 }
 
+/* A wrapper script that has not exec'd the program yet (a shell, or its sleep, maps no MPI) is
+ * not named for what its interpreter shows, by /proc or by stacks: until RANK_OBSERVE_SCRIPT_S
+ * after it was found, or RANK_OBSERVE_INIT_GRACE_S after a sibling published, or its end. A
+ * program that is no script is named not_mpi as soon as its readings settled. */
+static void script_is_named_only_if_it_never_execs(void)
+{
+    rank_observe_sight s = healthy();
+    s.mapped_mpi = MG_MPI_FLAVOR_UNKNOWN;
+    rank_observe_input in = input(&s, RANK_OBSERVE_SETTLE_S);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_MPI);
+    s.script = 1;
+    for (int by_stack = 0; by_stack < 2; by_stack++) {
+        in = input(&s, 3.0);
+        in.by_stack = by_stack;
+        MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+        in.age = RANK_OBSERVE_SCRIPT_S - 0.1;
+        MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+        in.age = RANK_OBSERVE_SCRIPT_S;
+        MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_NOT_MPI);
+        in.age = 3.0;
+        named_after_a_sibling_or_at_the_end(in, RANK_OBSERVE_NOT_MPI);
+    }
+    char text[512];
+    in = input(&s, RANK_OBSERVE_SCRIPT_S);
+    rank_observe_explain(&in, RANK_OBSERVE_NOT_MPI, text, sizeof text);
+    MG_CHECK(strstr(text, "not an MPI program") != NULL && strstr(text, "a script") != NULL);
+    /* what the script's interpreter shows of LD_PRELOAD waits as well: it may still set it */
+    s.preload_names_library = 0;
+    in = input(&s, 3.0);
+    MG_CHECK_INT(rank_observe_decide(&in), RANK_OBSERVE_PENDING);
+}
+
 int main(void)
 {
     MG_RUN(published_rank_is_observed_at_once);
@@ -305,5 +344,6 @@ int main(void)
     MG_RUN(other_node_waits_for_its_agent);
     MG_RUN(stopped_before_init_only_by_elimination);
     MG_RUN(young_reading_is_not_a_cause);
+    MG_RUN(script_is_named_only_if_it_never_execs);
     MG_TEST_END();
 }
