@@ -1146,7 +1146,7 @@ static void watch_stuck_master(int variant, double until)
  * The samples that find their ranks at rest (from 1.5 s: the second sample after the hang) bring
  * scans forward, a second apart; the second (2.5 s) sees the master's polls move, two scans 3 s
  * apart that agree start the verification, and the verdict comes a gap later: 6 s after the hang,
- * where the model took about 23 s in the run. Without this rule the test fails: no scan comes
+ * where the model took about 25 s in the run. Without this rule the test fails: no scan comes
  * after the build. */
 static void a_job_stuck_after_the_build_is_verified(void)
 {
