@@ -120,11 +120,17 @@ static bool gone(const hang_probes *p, int r)
 }
 
 /* The kind of wait a call publishes on entry (src/interpose/state_waits.c); UNKNOWN for the
- * others, which leave the wait of an earlier call in place, and for MPI_Sendrecv, which publishes
- * its receive half alone (two of them exchanging a long message are both still). */
+ * others, which leave the wait of an earlier call in place, for MPI_Sendrecv, which publishes its
+ * receive half alone (two of them exchanging a long message are both still), and for MPI_Wait*,
+ * whose requests may be complete but one; a poll's requests are tried one call at a time. */
 static enum hang_watch_wait_kind wait_kind(mpi_function_ids_fn fn)
 {
     switch (fn) {
+    case MG_FN_Test:
+    case MG_FN_Testall:
+    case MG_FN_Testany:
+    case MG_FN_Testsome:
+        return HANG_WATCH_WAIT_REQUESTS;
     case MG_FN_Send:
     case MG_FN_Ssend:
     case MG_FN_Bsend:
@@ -143,6 +149,7 @@ static enum hang_watch_wait_kind wait_kind(mpi_function_ids_fn fn)
     case MG_FN_Scatter:
     case MG_FN_Allgather:
     case MG_FN_Alltoall:
+    case MG_FN_Finalize:
         return HANG_WATCH_WAIT_COLLECTIVE;
     default:
         return HANG_WATCH_WAIT_UNKNOWN;
@@ -154,14 +161,21 @@ struct hang_watch_wait hang_probes_wait(const rank_state *s, const rank_probe_re
     enum hang_watch_wait_kind kind = wait_kind(reading->fn);
     if (!reading->in_mpi || kind == HANG_WATCH_WAIT_UNKNOWN)
         return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
+    /* MPI_Finalize is collective over the world and publishes nothing: the wait left is an
+     * earlier call's */
+    if (reading->fn == MG_FN_Finalize)
+        return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_COLLECTIVE, .comm = 0};
     /* a ptrace reading's function is its stack's, the segment read after the rank was let go: a
      * wait published by another call (the rank went on) would pair the wrong peer */
     if (!s || !atomic_load_explicit(&s->threads_in_mpi, memory_order_acquire) ||
         atomic_load_explicit(&s->current_fn, memory_order_relaxed) != (uint32_t)reading->fn)
-        return (struct hang_watch_wait){
-            .kind = kind == HANG_WATCH_WAIT_COLLECTIVE ? HANG_WATCH_WAIT_UNKNOWN : kind,
-            .direction_only = true};
-    return hang_facts_watch_wait(s, kind);
+        return (struct hang_watch_wait){.kind = kind == HANG_WATCH_WAIT_SEND ||
+                                                        kind == HANG_WATCH_WAIT_RECV
+                                                    ? kind
+                                                    : HANG_WATCH_WAIT_UNKNOWN,
+                                        .direction_only = true};
+    return kind == HANG_WATCH_WAIT_REQUESTS ? hang_facts_watch_requests(s)
+                                            : hang_facts_watch_wait(s, kind);
 }
 
 void hang_probes_read_for_watch(hang_probes *p, int r, int with_cpu_time,

@@ -52,6 +52,26 @@ struct hang_watch_wait hang_facts_watch_wait(const rank_state *state,
         .comm = (uint64_t)comm};
 }
 
+struct hang_watch_wait hang_facts_watch_requests(const rank_state *state)
+{
+    uint32_t posted = atomic_load_explicit(&state->posted, memory_order_relaxed);
+    uint32_t slots = posted < RANK_STATE_POSTED ? posted : RANK_STATE_POSTED;
+    struct hang_watch_wait out = {.kind = slots ? HANG_WATCH_WAIT_REQUESTS
+                                                : HANG_WATCH_WAIT_UNKNOWN};
+    for (uint32_t i = 0; i < slots; i++) {
+        int peer = atomic_load_explicit(&state->posted_peer[i], memory_order_relaxed);
+        int tag = atomic_load_explicit(&state->posted_tag[i], memory_order_relaxed);
+        int comm = hang_facts_world_index(
+            state, atomic_load_explicit(&state->posted_comm[i], memory_order_relaxed));
+        if (comm < 0 || (i > 0 && (uint64_t)comm != out.comm))
+            return (struct hang_watch_wait){.kind = HANG_WATCH_WAIT_UNKNOWN};
+        out.peer = i == 0 || peer == out.peer ? peer : RANK_STATE_PEER_ANY;
+        out.tag = i == 0 || tag == out.tag ? tag : RANK_STATE_TAG_ANY;
+        out.comm = (uint64_t)comm;
+    }
+    return out;
+}
+
 static bool valid_peer(const rank_state *state, int peer)
 {
     return peer >= 0 && peer < state->size;

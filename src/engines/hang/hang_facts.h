@@ -44,4 +44,9 @@ int hang_facts_world_index(const rank_state *state, uint64_t comm);
 struct hang_watch_wait hang_facts_watch_wait(const rank_state *state,
                                              enum hang_watch_wait_kind kind);
 
+/* What a rank polling its requests (MPI_Test*) waits on: its posted slots folded into one
+ * REQUESTS wait (hang_watch.h), its communicator as a world index; UNKNOWN when it posted none,
+ * or posted on communicators not all one of the world's. */
+struct hang_watch_wait hang_facts_watch_requests(const rank_state *state);
+
 #endif

@@ -91,8 +91,9 @@ struct poll_hold {
     bool still; /* that reading found it where the one before left it */
     uint64_t counter;
     double read_at;
-    double held_since; /* since when it stands inside a polling call at that count; negative: it
-                          does not */
+    double held_since;    /* since when it stands inside a polling call at that count; negative:
+                             it does not */
+    double progressed_at; /* the latest reading that found a call that does not poll */
 };
 
 /* A rank's CPU account at a verification scan, for the time it had until the next. */
@@ -115,6 +116,9 @@ struct hang_watch {
                            after the detector is built, as a detector that learnt a rank
                            stopped before it was built takes that for normal */
     double next_still;  /* the first-call rule's next scan */
+    bool proving;       /* past the rules' time (still_rule_on false): samples found every rank
+                           they read at rest, or the last scan found the job stuck, so the rule's
+                           scans go on for stuck's proof alone */
     struct hang_diag_rank *still_ref;  /* the scan every rank has been blocked since */
     struct hang_diag_rank *still_last; /* the rule's previous scan: whether a counter moved */
     bool still_valid;
@@ -233,7 +237,7 @@ static bool still_rule_on(const struct hang_watch *w)
 /* The next step: the first-call rule's scan when it is due, else the detector's next sample. */
 static int next_sample(struct hang_watch *w, double now, struct hang_watch_step *step)
 {
-    if (still_rule_on(w) && now >= w->next_still) {
+    if ((still_rule_on(w) || w->proving) && now >= w->next_still) {
         w->phase = STILL_SCAN;
         w->next_still = now + w->p.still_every;
         step->action = HANG_WATCH_SCAN;
@@ -269,6 +273,11 @@ int hang_watch_begin(struct hang_watch *w, double now, struct hang_watch_step *s
 static bool absent(const struct hang_watch_reading *r)
 {
     return r->exited || r->unreadable;
+}
+
+static bool polls(const struct hang_watch *w, int func)
+{
+    return func >= 0 && (size_t)func < w->p.npolling && w->p.polling[func];
 }
 
 static struct hang_diag_rank diag_rank(const struct hang_watch_reading *r)
@@ -343,13 +352,20 @@ static int observe(struct hang_watch *w, size_t out, size_t count, double now,
 }
 
 /* Whether every sampled rank is alive and where its previous reading left it: a job that may have
- * halted. */
+ * halted; with polls_rest, inside MPI with its wait known, or polling with no other call since
+ * (stuck's one poller): a job that may be stuck (a wait not known never is: no scan for it, as in
+ * the simulator, whose ranks publish none). */
 static bool sampled_still(const struct hang_watch *w, const struct hang_watch_reading *readings,
-                          const int *ranks, size_t count)
+                          const int *ranks, size_t count, bool polls_rest)
 {
     bool still = count > 0;
-    for (size_t i = 0; i < count && still; i++)
-        still = !absent(&readings[i]) && w->holds[ranks[i]].still;
+    for (size_t i = 0; i < count && still; i++) {
+        const struct hang_watch_reading *x = &readings[i];
+        bool polling = x->in_mpi && polls(w, x->func) && !x->progressed;
+        bool known = x->in_mpi && x->wait.kind != HANG_WATCH_WAIT_UNKNOWN;
+        still = !absent(x) && (polls_rest ? known && (w->holds[ranks[i]].still || polling)
+                                          : w->holds[ranks[i]].still);
+    }
     return still;
 }
 
@@ -360,10 +376,20 @@ static int feed_sample(struct hang_watch *w, const struct hang_watch_reading *re
     /* A halt is seen at the rule's next scan, up to still_every after it began (a fifth of the
      * halt rule's delay: docs/hang-measurements.md "A fault before the model"); samples that find
      * their ranks halted bring that scan forward, to a gap after the last one. */
-    if (w->p.halted_after > 0 && w->past_start && still_rule_on(w) &&
-        sampled_still(w, readings, step->ranks, count))
+    bool rules_on = still_rule_on(w);
+    bool proof_on = w->p.still_after > 0 && w->p.stuck_after > 0 && w->built && !rules_on;
+    /* Once the detector decides, the still evidence still does when it is proof (stuck): samples
+     * that find their ranks at rest bring a scan forward the same way. A master polling for a
+     * worker's result that never comes moves its counter by its polls after the build, which
+     * ended the rule's scans: 8-rank master-worker deadlocks were left to the model, 28.5 and
+     * 35.0 s after the fault (issue 29, runs 148027 and 148083). */
+    if ((w->p.halted_after > 0 && w->past_start && rules_on &&
+         sampled_still(w, readings, step->ranks, count, false)) ||
+        (proof_on && sampled_still(w, readings, step->ranks, count, true))) {
         w->next_still = fmin(w->next_still,
                              fmax(now, w->next_still - w->p.still_every + w->p.scan_gap));
+        w->proving = proof_on;
+    }
     /* S_out counts ranks outside MPI, and ranks that completed an MPI call since their last
      * reading: a communication-bound job is inside MPI at nearly every sample, and only progress
      * tells a healthy one from a stuck one. A rank that exited is outside MPI too (ranks leave one
@@ -410,11 +436,6 @@ static int feed_stop_check(struct hang_watch *w, const struct hang_watch_reading
     }
     seen_running(w, now, step);
     return observe(w, w->pending_out, w->pending_count, now, step);
-}
-
-static bool polls(const struct hang_watch *w, int func)
-{
-    return func >= 0 && (size_t)func < w->p.npolling && w->p.polling[func];
 }
 
 /* Blocked: alive, seen, inside a non-polling MPI function. */
@@ -473,57 +494,83 @@ static int verify_still(struct hang_watch *w, const struct hang_watch_reading *r
 
 /* Whether a receive d of rank `to` may match a send s of rank `from`: from its sender or any, its
  * tag or any, on the same communicator, where both are published; a side known by its direction
- * alone (ptrace reads the function, not its arguments) matches on what the other side tells. */
+ * alone (ptrace reads the function, not its arguments) matches on what the other side tells. A
+ * poller's requests (REQUESTS) may hold either side: a send to its peer, or to anyone when they
+ * name several, and a receive. */
 static bool may_match(const struct hang_watch_wait *s, size_t from, const struct hang_watch_wait *d,
                       size_t to)
 {
+    bool requests = s->kind == HANG_WATCH_WAIT_REQUESTS;
     bool both = !s->direction_only && !d->direction_only;
-    return d->kind == HANG_WATCH_WAIT_RECV && from != to &&
-           (s->direction_only || s->peer == (int)to) &&
+    return (d->kind == HANG_WATCH_WAIT_RECV || d->kind == HANG_WATCH_WAIT_REQUESTS) && from != to &&
+           (s->direction_only || s->peer == (int)to || (requests && s->peer < 0)) &&
            (d->direction_only || d->peer < 0 || d->peer == (int)from) &&
-           (!both || ((d->tag < 0 || d->tag == s->tag) && d->comm == s->comm));
+           (!both || ((d->tag < 0 || s->tag < 0 || d->tag == s->tag) && d->comm == s->comm));
 }
 
-/* Blocked, and not stopped from outside, which moves no byte whatever it waits in. */
-static bool sends_or_receives(const struct hang_watch *w, const struct hang_watch_reading *r)
+/* Polling on its published requests at one count: alive, seen inside a polling call, no call but
+ * polls since its previous reading (which a poll at one count also is: polling_on says whether it
+ * polls). */
+static bool polls_on_requests(const struct hang_watch *w, const struct hang_watch_reading *r)
 {
-    return blocked(w, r) && !r->stopped;
+    return r->known && !absent(r) && r->in_mpi && polls(w, r->func) && r->counter_known &&
+           !r->progressed && r->wait.kind == HANG_WATCH_WAIT_REQUESTS && !r->stopped;
 }
 
-/* A blocked rank sending to one blocked in a receive that may match it: MPI matches the two, so
- * neither waits for good, however long the message takes to move (a strided one of seconds while
- * a poller waits for its end: tests/integration/hang_start.sh poll-transfer). */
-static bool in_flight(const struct hang_watch *w, const struct hang_watch_reading *readings)
+/* Blocked, and not stopped from outside, which moves no byte whatever it waits in; with
+ * requests, also polling on its requests, which MPI progresses at each poll. */
+static bool sends_or_receives(const struct hang_watch *w, const struct hang_watch_reading *r,
+                              bool requests)
+{
+    return (blocked(w, r) && !r->stopped) || (requests && polls_on_requests(w, r));
+}
+
+/* A blocked rank sending to one blocked in a receive that may match it (with requests, a poller's
+ * requests on either side too): MPI matches the two, so neither waits for good, however long the
+ * message takes to move (a strided one of seconds while a poller waits for its end:
+ * tests/integration/hang_start.sh poll-transfer). */
+static bool in_flight(const struct hang_watch *w, const struct hang_watch_reading *readings,
+                      bool requests)
 {
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_watch_wait *s = &readings[r].wait;
-        if (s->kind != HANG_WATCH_WAIT_SEND || !sends_or_receives(w, &readings[r]) ||
-            (!s->direction_only && (s->peer < 0 || (size_t)s->peer >= w->n)))
+        bool anyone = s->direction_only || (s->kind == HANG_WATCH_WAIT_REQUESTS && s->peer < 0);
+        if ((s->kind != HANG_WATCH_WAIT_SEND && s->kind != HANG_WATCH_WAIT_REQUESTS) ||
+            !sends_or_receives(w, &readings[r], requests) ||
+            (!anyone && (s->peer < 0 || (size_t)s->peer >= w->n)))
             continue;
-        size_t first = s->direction_only ? 0 : (size_t)s->peer;
-        size_t end = s->direction_only ? w->n : first + 1;
+        size_t first = anyone ? 0 : (size_t)s->peer;
+        size_t end = anyone ? w->n : first + 1;
         for (size_t t = first; t < end; t++)
-            if (sends_or_receives(w, &readings[t]) && may_match(s, r, &readings[t].wait, t))
+            if (sends_or_receives(w, &readings[t], requests) &&
+                may_match(s, r, &readings[t].wait, t))
                 return true;
     }
     return false;
 }
 
-/* Nothing can complete (with no match in flight): every rank blocked in a call whose wait is known,
- * and not every rank in a collective on one communicator, the only one that could still be
- * moving data (a large first all-to-all). A collective with a rank elsewhere, a send or receive
- * without its match, wait for good: no need to wait still_after for a transfer to end. */
+/* Nothing can complete: every rank blocked in a call whose wait is known, but one at most polling
+ * on its requests, no match in flight, and not every rank in a collective on one communicator,
+ * the only one that could still be moving data (a large first all-to-all). A collective with a
+ * rank elsewhere, a send or receive without its match, wait for good: no need to wait still_after
+ * for a transfer to end. The poller makes no call but polls, so it enters no collective and posts
+ * nothing: only what it posted before may match. */
 static bool stuck(const struct hang_watch *w, const struct hang_watch_reading *readings)
 {
     bool one_comm = true;
+    size_t pollers = 0;
     for (size_t r = 0; r < w->n; r++) {
         const struct hang_watch_wait *x = &readings[r].wait;
-        if (x->kind == HANG_WATCH_WAIT_UNKNOWN || !blocked(w, &readings[r]))
+        bool polling = polls_on_requests(w, &readings[r]);
+        pollers += polling;
+        if (pollers > 1 ||
+            (!polling && (x->kind == HANG_WATCH_WAIT_UNKNOWN ||
+                          x->kind == HANG_WATCH_WAIT_REQUESTS || !blocked(w, &readings[r]))))
             return false;
         one_comm = one_comm && x->kind == HANG_WATCH_WAIT_COLLECTIVE &&
                    x->comm == readings[0].wait.comm;
     }
-    return !one_comm;
+    return !one_comm && (pollers == 0 || !in_flight(w, readings, true));
 }
 
 /* Outside MPI from the job's unseen start: a job attached to whose rank r was never read inside
@@ -556,7 +603,8 @@ static bool halted_outside(const struct hang_watch *w, size_t rank,
  * job's normal (run 291009 of issue 29: a compute-loop 2 s before the model was built, found
  * 148 s later). Both go on after the build while no counter is known to have moved since. In a job
  * attached to, a rank outside MPI since the watch began counts as halted after still_after, past
- * start or not (one already looping was the model's alone, after 93 s: issue 29). */
+ * start or not (one already looping was the model's alone, after 93 s: issue 29). After that, a
+ * stuck job (proof: no detector can know better) is still verified after stuck_after. */
 static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading *readings,
                            double now, struct hang_watch_step *step)
 {
@@ -564,10 +612,10 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     for (size_t r = 0; r < w->n; r++)
         one_stopped = one_stopped || (readings[r].stopped && !absent(&readings[r]));
     w->stopped_seen = one_stopped;
-    /* once the detector is built and has seen the job work, it decides, unless a rank is stopped
-     * or it learnt a still job */
-    bool all_held = (!w->built || !w->active || one_stopped || still_since_built(w)) &&
-                    !job_stopped(w, readings, w->n) && !in_flight(w, readings);
+    /* once the detector is built and has seen the job work, it decides, unless a rank is stopped,
+     * it learnt a still job, or the job is stuck */
+    bool rules_on = !w->built || !w->active || one_stopped || still_since_built(w);
+    bool all_held = !job_stopped(w, readings, w->n) && !in_flight(w, readings, false);
     bool same = w->still_valid, counted = true;
     size_t pollers = 0, outside = 0;
     int halted_rank = -1;
@@ -580,8 +628,13 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
         counted = counted && readings[r].counter_known;
         all_held = (held(w, &readings[r], one_stopped) || polling || out) && pollers <= 1 &&
                    pollers < w->n && outside <= 1 && (outside == 0 || (pollers == 0 && counted));
-        same = same && unchanged(&w->still_ref[r], &readings[r], polling);
+        /* a poller's count moves by its polls: a call of another kind is read as progress */
+        same = same && unchanged(&w->still_ref[r], &readings[r], polling) &&
+               w->holds[r].progressed_at <= w->still_since;
     }
+    bool is_stuck = all_held && stuck(w, readings);
+    all_held = all_held && (rules_on || is_stuck);
+    w->proving = !rules_on && all_held;
     for (size_t r = 0; r < w->n; r++)
         w->still_last[r] = diag_rank(&readings[r]);
     if (!all_held) {
@@ -597,9 +650,9 @@ static int feed_still_scan(struct hang_watch *w, const struct hang_watch_reading
     }
     /* a rank outside since an unseen start may be a start's slow rank: the first-call rule's
      * time, not a halt's */
-    double after = outside && w->past_start             ? w->p.halted_after
-                   : pollers == 0 && stuck(w, readings) ? w->p.stuck_after
-                                                        : w->p.still_after;
+    double after = outside && w->past_start ? w->p.halted_after
+                   : is_stuck               ? w->p.stuck_after
+                                            : w->p.still_after;
     if (now - w->still_since < after) {
         /* the scan that may end it comes when it is due, not at the next period's */
         w->next_still = fmin(w->next_still, w->still_since + after);
@@ -944,7 +997,7 @@ static void note_hold(struct hang_watch *w, size_t r, const struct hang_watch_re
     struct poll_hold *h = &w->holds[r];
     w->been_in_mpi[r] = w->been_in_mpi[r] || (x->known && !absent(x) && x->in_mpi);
     if (!x->known || absent(x) || !x->counter_known) {
-        *h = (struct poll_hold){.held_since = -1};
+        *h = (struct poll_hold){.held_since = -1, .progressed_at = h->progressed_at};
         return;
     }
     bool moved = h->seen && x->counter != h->counter;
@@ -963,6 +1016,8 @@ static void note_hold(struct hang_watch *w, size_t r, const struct hang_watch_re
      * 2 s after MPI_Init move in one gap, took it for a start, and the model learnt the hang
      * (issue 29). */
     w->past_start = w->past_start || (moved && h->moved);
+    if (x->progressed)
+        h->progressed_at = now;
     h->moved = moved;
     h->still = h->seen && !moved;
     if (!x->in_mpi || !polls(w, x->func))

@@ -47,9 +47,11 @@ struct hang_watch_params {
                             outside while the others wait or start; or one polling while the
                             others block), no two of them a send and the receive that matches it,
                             this long is verified without the model (0: the rule is off) */
-    double stuck_after;  /* the same, with no rank polling and every rank's wait known to be one
-                            that nothing can complete (no send with its receive, no collective
-                            that every rank is in) this long */
+    double stuck_after;  /* the same, with every rank's wait known to be one that nothing can
+                            complete (no send with its receive, no collective that every rank is
+                            in), one rank at most polling on its published requests with no other
+                            call, this long; taken after the detector is built too (docs/design/
+                            hang.md "Hangs from the first call") */
     double still_every;  /* seconds between the scans of every rank that rule takes */
     double halted_after; /* a job halted before the detector is built: after a rank's calls
                             moved in two successive gaps between its readings (samples or
@@ -83,7 +85,11 @@ enum hang_watch_wait_kind {
                                     world's */
     HANG_WATCH_WAIT_SEND,        /* a blocking send to peer */
     HANG_WATCH_WAIT_RECV,        /* a blocking receive (or probe) from peer, -1: any source */
-    HANG_WATCH_WAIT_COLLECTIVE   /* a blocking collective on comm, which has every rank */
+    HANG_WATCH_WAIT_COLLECTIVE,  /* a blocking collective on comm, which has every rank */
+    HANG_WATCH_WAIT_REQUESTS     /* a polling call's requests (MPI_Test*): the latest nonblocking
+                                    operations the rank posted, folded: peer -1 when they name more
+                                    than one rank or any source, tag -1 when more than one tag; each
+                                    may be a send or a receive (rank_state.h keeps no direction) */
 };
 
 struct hang_watch_wait {

@@ -93,8 +93,53 @@ static void out_of_mpi_waits_for_nothing(void)
     MG_CHECK_INT(wait_in(&s, MG_FN_Recv, 0).kind, HANG_WATCH_WAIT_UNKNOWN);
 }
 
+/* master_worker's master polling MPI_Test (issue 29, run 148083): its requests are the receives
+ * of results it posted, from any source, tag 2, on the world; folded into one REQUESTS wait. Two
+ * tags, or a slot on a communicator not the world's, fold to any tag, or to unknown. */
+static void a_polls_requests_are_folded(void)
+{
+    rank_state s;
+    recv_from_6(&s);
+    atomic_store(&s.current_fn, MG_FN_Test);
+    atomic_store(&s.wait_on, RANK_STATE_WAIT_REQUESTS);
+    for (int i = 0; i < 12; i++) {
+        atomic_store(&s.posted_peer[i % RANK_STATE_POSTED], RANK_STATE_PEER_ANY);
+        atomic_store(&s.posted_tag[i % RANK_STATE_POSTED], 2);
+        atomic_store(&s.posted_comm[i % RANK_STATE_POSTED], WORLD);
+    }
+    atomic_store(&s.posted, 12);
+    struct hang_watch_wait w = wait_in(&s, MG_FN_Test, 1);
+    MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_REQUESTS);
+    MG_CHECK_INT(w.peer, -1);
+    MG_CHECK_INT(w.tag, 2);
+    MG_CHECK_INT((long long)w.comm, 0);
+    atomic_store(&s.posted_tag[3], 5);
+    MG_CHECK_INT(wait_in(&s, MG_FN_Test, 1).tag, -1);
+    atomic_store(&s.posted_comm[5], WORLD + 1);
+    MG_CHECK_INT(wait_in(&s, MG_FN_Test, 1).kind, HANG_WATCH_WAIT_UNKNOWN);
+    atomic_store(&s.posted, 0);
+    MG_CHECK_INT(wait_in(&s, MG_FN_Test, 1).kind, HANG_WATCH_WAIT_UNKNOWN);
+    /* a poll read by its stack, not the segment's call: nothing known of its requests */
+    MG_CHECK_INT(wait_in(NULL, MG_FN_Test, 1).kind, HANG_WATCH_WAIT_UNKNOWN);
+}
+
+/* MPI_Finalize publishes nothing (the segment still holds the receive before it): a collective on
+ * the world, read from the segment or not. */
+static void finalize_waits_for_the_world(void)
+{
+    rank_state s;
+    recv_from_6(&s);
+    atomic_store(&s.current_fn, MG_FN_Finalize);
+    struct hang_watch_wait w = wait_in(&s, MG_FN_Finalize, 1);
+    MG_CHECK_INT(w.kind, HANG_WATCH_WAIT_COLLECTIVE);
+    MG_CHECK_INT((long long)w.comm, 0);
+    MG_CHECK_INT(wait_in(NULL, MG_FN_Finalize, 1).kind, HANG_WATCH_WAIT_COLLECTIVE);
+}
+
 int main(void)
 {
+    MG_RUN(a_polls_requests_are_folded);
+    MG_RUN(finalize_waits_for_the_world);
     MG_RUN(the_published_wait_of_the_readings_call);
     MG_RUN(another_calls_wait_gives_the_direction);
     MG_RUN(a_finished_calls_wait_gives_the_direction);

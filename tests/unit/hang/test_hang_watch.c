@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-enum { ALLREDUCE, RECV, TEST, NFUNCS };
+enum { ALLREDUCE, RECV, TEST, FINALIZE, NFUNCS };
 static const bool polling[NFUNCS] = {[TEST] = true};
 
 #define NR 4
@@ -1099,6 +1099,80 @@ static void a_job_stuck_from_the_start_is_verified_sooner(void)
     }
 }
 
+/* Run 148083 of issue 29 (Open MPI master_worker, 8 ranks, shm; here 4): the model was built and
+ * active when the job hung, 10 s after worker 3 deadlocked at its first task. The master (rank 0)
+ * polls MPI_Test for the results it asked of any source (tag 2), its count moving by its polls
+ * alone; rank 1 is in MPI_Finalize, rank 2 in MPI_Reduce to root 0, rank 3 in a receive of a tag
+ * nobody sends. `variant` changes one thing that leaves it no proof: 1, rank 3's receive takes any
+ * tag, which a send among the master's requests may match; 2, the master makes other calls between
+ * its polls (a master still handing out tasks); 3, rank 3 waits in MPI_Waitall (its wait not
+ * known); 4, a second rank polls (the two could be talking). */
+static void read_stuck_master(int variant, uint64_t polls)
+{
+    for (size_t i = 0; i < step.count; i++) {
+        size_t r = step.action == HANG_WATCH_SAMPLE ? (size_t)step.ranks[i] : i;
+        readings[i] = blocked_rank();
+        readings[i].counter = 40 + r;
+        readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_COLLECTIVE, 0, -1, 0, false};
+        readings[i].func = r == 1 ? FINALIZE : ALLREDUCE;
+        if (r == 0 || (r == 1 && variant == 4)) {
+            readings[i].func = TEST;
+            readings[i].counter = polls;
+            readings[i].progressed = variant == 2;
+            readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_REQUESTS, -1, 2, 0, false};
+        } else if (r == 3) {
+            readings[i].func = RECV;
+            readings[i].wait = (struct hang_watch_wait){HANG_WATCH_WAIT_RECV, -1,
+                                                        variant == 1 ? -1 : 0x7ead, 0, false};
+            if (variant == 3)
+                readings[i].wait.kind = HANG_WATCH_WAIT_UNKNOWN;
+        }
+    }
+}
+
+/* Feeds the job of read_stuck_master until the watch verifies or `until`. */
+static void watch_stuck_master(int variant, double until)
+{
+    uint64_t polls = 1000;
+    do {
+        read_stuck_master(variant, polls += 1000);
+        MG_CHECK_INT(feed(step.at), MG_ERROR_OK);
+    } while (step.action != HANG_WATCH_VERDICT && step.at <= until &&
+             !(step.events & (HANG_WATCH_STILL | HANG_WATCH_SET_ASIDE)));
+}
+
+/* After the build the still evidence decides when it is proof: every rank but the master blocked
+ * in a call nothing can complete, the master polling at one count on requests nothing can match.
+ * The samples that find their ranks at rest (from 1.5 s: the second sample after the hang) bring
+ * scans forward, a second apart; the second (2.5 s) sees the master's polls move, two scans 3 s
+ * apart that agree start the verification, and the verdict comes a gap later: 6 s after the hang,
+ * where the model took about 25 s in the run. Without this rule the test fails: no scan comes
+ * after the build. */
+static void a_job_stuck_after_the_build_is_verified(void)
+{
+    start_built_and_active();
+    watch_stuck_master(0, 100);
+    MG_CHECK(step.events & HANG_WATCH_STILL);
+    MG_CHECK_NEAR(step.still_since, 2.5, 1e-9);
+    watch_stuck_master(0, 100);
+    MG_CHECK_INT(step.action, HANG_WATCH_VERDICT);
+    MG_CHECK_NEAR(step.at, 6.5, 1e-9);
+    MG_CHECK_INT(step.result.kind, HANG_DIAG_COMMUNICATION);
+    MG_CHECK_INT(det_state.resumes, 0);
+}
+
+/* No proof, no verification by the rule once the model is built: it decides (here it never
+ * suspects), however long the job stands so. */
+static void a_job_still_without_proof_is_the_models(void)
+{
+    for (int variant = 1; variant <= 4; variant++) {
+        start_built_and_active();
+        watch_stuck_master(variant, 100);
+        MG_CHECK_INT(step.events & HANG_WATCH_STILL, 0);
+        MG_CHECK(step.at > 100);
+    }
+}
+
 /* Run 51020 of issue 29 (MPICH, ptrace): the master left MPI_Test for a compute loop while the
  * workers wait for their next task in MPI_Recv. Its counter stands still from the first scan on;
  * the first scan read it in MPI_Test (its count had moved since its reading before the fault, and
@@ -1416,6 +1490,8 @@ int main(void)
     MG_RUN(a_message_in_flight_under_open_mpi_is_not_a_hang);
     MG_RUN(a_verification_ending_on_a_send_and_its_receive_concludes);
     MG_RUN(a_job_stuck_from_the_start_is_verified_sooner);
+    MG_RUN(a_job_stuck_after_the_build_is_verified);
+    MG_RUN(a_job_still_without_proof_is_the_models);
     MG_RUN(a_job_halted_while_the_model_builds_is_a_hang);
     MG_RUN(a_job_halted_in_its_first_seconds_is_a_hang);
     MG_RUN(a_halt_the_model_can_judge_is_not_verified);
