@@ -86,24 +86,55 @@ int capture_args_p2p(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *
     return capture_args_reject(fn, phase, c, usage_args_check(&u), peer, tag, count);
 }
 
-usage_args_problem capture_args_typed_check(const capture_args_typed *typed, int n)
+int capture_args_mrecv(uint16_t fn, int phase, const void *buf, int64_t count, MPI_Datatype type,
+                       const MPI_Message *message)
 {
-    for (int k = 0; k < n; k++)
-        for (int i = 0; i < typed[k].n; i++) {
-            const capture_args_typed *t = &typed[k];
+    usage_args_call u = {.message_null = *message == MPI_MESSAGE_NULL};
+    describe_message(&u, buf, count, type);
+    return capture_args_reject(fn, phase, NULL, usage_args_check(&u), CHECK_EVENT_PROC_NULL, 0,
+                               count);
+}
+
+/* Whether block i starts at NULL (with a derived type, NULL may be MPI_BOTTOM and the type's
+ * displacements absolute addresses; a displacement other than 0 may be one too). */
+static int block_at_null(const capture_args_place *at, int i, MPI_Datatype type)
+{
+    if (at->buf != NULL || !capture_types_predefined(type))
+        return 0;
+    if (!at->displs)
+        return 1;
+    return at->displ_size == sizeof(int) ? ((const int *)at->displs)[i] == 0
+                                         : ((const MPI_Aint *)at->displs)[i] == 0;
+}
+
+usage_args_problem capture_args_blocks_check(const capture_args_typed *typed,
+                                             const capture_args_place *places, int n)
+{
+    for (int k = 0; k < n; k++) {
+        const capture_args_typed *t = &typed[k];
+        for (int i = 0; i < t->n; i++) {
+            MPI_Datatype type = t->types[t->per_count ? i : 0];
             int64_t count = t->count_size == sizeof(int) ? ((const int *)t->counts)[i]
                                                          : ((const MPI_Count *)t->counts)[i];
-            usage_args_problem p = usage_args_check_type(
-                capture_types_state(t->types[t->per_count ? i : 0]), count);
+            usage_args_problem p = places
+                                       ? usage_args_check_block(capture_types_state(type), count,
+                                                                block_at_null(&places[k], i, type))
+                                       : usage_args_check_type(capture_types_state(type), count);
             if (p != USAGE_ARGS_OK)
                 return p;
         }
+    }
     return USAGE_ARGS_OK;
+}
+
+usage_args_problem capture_args_typed_check(const capture_args_typed *typed, int n)
+{
+    return capture_args_blocks_check(typed, NULL, n);
 }
 
 int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm *c, int has_root,
                       int root, const void *buf, int64_t count, MPI_Datatype type, uint32_t op_id,
-                      const capture_args_typed sides[2])
+                      const capture_args_typed sides[2], const capture_args_place places[2])
 {
     usage_args_call u = describe_comm(comm, c);
     u.op_freed = (op_id & CAPTURE_EMIT_OP_FREED) != 0;
@@ -120,7 +151,7 @@ int capture_args_coll(uint16_t fn, int phase, MPI_Comm comm, const capture_comm 
     }
     usage_args_problem p = usage_args_check(&u);
     if (p == USAGE_ARGS_OK && c && sides)
-        p = capture_args_typed_check(sides, 2);
+        p = capture_args_blocks_check(sides, places, 2);
     return capture_args_reject(fn, phase, c, p, has_root ? root : CHECK_EVENT_NO_ROOT, 0, count);
 }
 

@@ -22,15 +22,17 @@
  * that the detector matches MPI_Bcast_c with MPI_Bcast. block x type: the message every member
  * must describe alike (docs/design/check-detector.md §13); MPI_DATATYPE_NULL where members may
  * differ. buf: that message's buffer, for the argument checks; sides: where members may differ,
- * the datatype arguments (capture_args_coll). */
+ * the datatype arguments, and places their buffers (capture_args_coll). */
 static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op op, int64_t count,
                  const void *buf, int64_t block, MPI_Datatype type,
-                 const capture_args_typed sides[2], MPI_Request *request)
+                 const capture_args_typed sides[2], const capture_args_place places[2],
+                 MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
     const check_event_func_info *info = check_event_func_describe(fn);
     uint32_t op_id = op == MPI_OP_NULL ? 0 : capture_emit_op_id(op);
-    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id, sides) ||
+    if (capture_args_coll(fn, phase, comm, c, info->rooted, root, buf, block, type, op_id, sides,
+                          places) ||
         !c) {
         if (request)
             capture_call_untracked(phase, rc, request);
@@ -51,12 +53,12 @@ static void coll(uint16_t fn, int phase, int rc, MPI_Comm comm, int root, MPI_Op
 static void obs_Barrier(int ph, int rc, MPI_Comm comm)
 {
     coll(CHECK_EVENT_FN_BARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,
-         NULL, NULL);
+         NULL, NULL, NULL);
 }
 static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
 {
     coll(CHECK_EVENT_FN_IBARRIER, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL,
-         NULL, r);
+         NULL, NULL, r);
 }
 
 /* The observers of the collectives with a `_c` form: one text per argument shape (mpi_binding.h),
@@ -66,7 +68,8 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
     static void obs_##name(int ph, int rc, void *b, MG_MPI_BINDING_COUNT_##F n, MPI_Datatype t,    \
                            int root, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                 \
     {                                                                                              \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, b, n, t, NULL, MG_MPI_BINDING_RQ_##mode);     \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, n, b, n, t, NULL, NULL,                          \
+             MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 
 /* Whether a shape has a root: its parameter and what the record gets. */
@@ -87,7 +90,7 @@ static void obs_Ibarrier(int ph, int rc, MPI_Comm comm, MPI_Request *r)
         (void)sb, (void)rb;                                                                        \
         int in_place = S##b == MPI_IN_PLACE;                                                       \
         coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, S##n, S##b, in_place ? O##n : S##n,          \
-             in_place ? O##t : S##t, NULL, MG_MPI_BINDING_RQ_##mode);                              \
+             in_place ? O##t : S##t, NULL, NULL, MG_MPI_BINDING_RQ_##mode);                        \
     }
 #define GATHER(name, fn, F, mode) REGULAR(name, fn, F, mode, s, r, ROOTED)
 #define SCATTER(name, fn, F, mode) REGULAR(name, fn, F, mode, r, s, ROOTED)
@@ -121,13 +124,15 @@ static int local_size(MPI_Comm comm)
     return c ? c->size : 0;
 }
 
-/* Gatherv, Allgatherv (V: the vector side is the receive side) and Scatterv (the send side); the
- * record carries the block's count. A block side of MPI_IN_PLACE is not read. */
+/* Gatherv, Allgatherv (V: the vector side is the receive side) and Scatterv (the send side), with
+ * the vector side's displacements d; the record carries the block's count. A block side of
+ * MPI_IN_PLACE is not read. */
 #define VECTOR_SIDES(sides, V, B, R)                                                               \
     int block_, peers_ = vector_counts(comm, ROOT_##R, &block_);                                   \
     capture_args_typed sides[2] = {                                                                \
         [V##_SIDE] = {V##n, sizeof *V##n, &V##t, peers_, 0},                                       \
-        [B##_SIDE] = {&B##n, sizeof B##n, &B##t, block_ && B##b != MPI_IN_PLACE, 0}}
+        [B##_SIDE] = {&B##n, sizeof B##n, &B##t, block_ && B##b != MPI_IN_PLACE, 0}};              \
+    capture_args_place places[2] = {[V##_SIDE] = {V##b, d, sizeof *d}, [B##_SIDE] = {B##b, NULL, 0}}
 #define s_SIDE 0
 #define r_SIDE 1
 #define GATHERV_(name, fn, F, mode, R)                                                             \
@@ -136,10 +141,9 @@ static int local_size(MPI_Comm comm)
                            const MG_MPI_BINDING_DISPL_##F d[], MPI_Datatype rt ROOT_PARAM_##R,     \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)rb, (void)d;                                                                         \
         VECTOR_SIDES(sides, r, s, R);                                                              \
         coll(fn, ph, rc, comm, ROOT_##R, MPI_OP_NULL, sn, NULL, 0, MPI_DATATYPE_NULL, sides,       \
-             MG_MPI_BINDING_RQ_##mode);                                                            \
+             places, MG_MPI_BINDING_RQ_##mode);                                                    \
     }
 #define GATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, ROOTED)
 #define ALLGATHERV(name, fn, F, mode) GATHERV_(name, fn, F, mode, UNROOTED)
@@ -150,9 +154,8 @@ static int local_size(MPI_Comm comm)
                            MG_MPI_BINDING_COUNT_##F rn, MPI_Datatype rt, int root,                 \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)sb, (void)d;                                                                         \
         VECTOR_SIDES(sides, s, r, ROOTED);                                                         \
-        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, NULL, 0, MPI_DATATYPE_NULL, sides,           \
+        coll(fn, ph, rc, comm, root, MPI_OP_NULL, rn, NULL, 0, MPI_DATATYPE_NULL, sides, places,   \
              MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 
@@ -165,12 +168,12 @@ static int local_size(MPI_Comm comm)
                            const MG_MPI_BINDING_DISPL_##F rd[], TYPES rt,                          \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)sd, (void)rb, (void)rd;                                                              \
         int block_, peers_ = vector_counts(comm, NO_ROOT, &block_);                                \
         capture_args_typed sides[2] = {                                                            \
             {sn, sizeof *sn, REF st, sb == MPI_IN_PLACE ? 0 : peers_, PER},                        \
             {rn, sizeof *rn, REF rt, peers_, PER}};                                                \
-        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, sides,         \
+        capture_args_place places[2] = {{sb, sd, sizeof *sd}, {rb, rd, sizeof *rd}};               \
+        coll(fn, ph, rc, comm, NO_ROOT, MPI_OP_NULL, 0, NULL, 0, MPI_DATATYPE_NULL, sides, places, \
              MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 #define ALLTOALLV(name, fn, F, mode) ALLTOALL_VECTORS(name, fn, F, mode, MPI_Datatype, &, 0)
@@ -182,7 +185,7 @@ static int local_size(MPI_Comm comm)
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
         (void)rb;                                                                                  \
-        coll(fn, ph, rc, comm, root, op, n, sb, n, t, NULL, MG_MPI_BINDING_RQ_##mode);             \
+        coll(fn, ph, rc, comm, root, op, n, sb, n, t, NULL, NULL, MG_MPI_BINDING_RQ_##mode);       \
     }
 
 /* Allreduce, Reduce_scatter_block, Scan, Exscan (N: a count, BLOCK its block, SIDES NULL) and
@@ -193,7 +196,8 @@ static int local_size(MPI_Comm comm)
                            MPI_Op op, MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                \
     {                                                                                              \
         (void)rb, (void)t, (void)n;                                                                \
-        coll(fn, ph, rc, comm, NO_ROOT, op, 0, sb, BLOCK, TYPE, SIDES, MG_MPI_BINDING_RQ_##mode);  \
+        coll(fn, ph, rc, comm, NO_ROOT, op, 0, sb, BLOCK, TYPE, SIDES, NULL,                       \
+             MG_MPI_BINDING_RQ_##mode);                                                            \
     }
 #define REDUCTION(name, fn, F, mode)                                                               \
     REDUCTION_(name, fn, mode, MG_MPI_BINDING_COUNT_##F, n, t, NULL)

@@ -176,6 +176,8 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
     static int impl_##name(void *buf, MG_MPI_BINDING_COUNT_##F count, MPI_Datatype dt,             \
                            MPI_Message *message, MPI_Status *status)                               \
     {                                                                                              \
+        if (capture_args_mrecv(fn, INTERPOSE_HOOKS_CALL_ENTER, buf, count, dt, message))           \
+            return mg_next_##name(buf, count, dt, message, status);                                \
         MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;                     \
         check_event ev = capture_emit_event(fn, CHECK_EVENT_EV_ENTER, NULL);                       \
         ev.aux = capture_emit_message_take(*message);                                              \
@@ -188,11 +190,18 @@ static void nonblocking(uint16_t fn, int phase, int rc, const capture_comm *c, c
         return rc;                                                                                 \
     }
 
+/* The exit finds the message handle set to MPI_MESSAGE_NULL: the entry's verdict stands. */
 #define IMRECV(name, fn, F)                                                                        \
     static void obs_##name(int phase, int rc, void *buf, MG_MPI_BINDING_COUNT_##F count,           \
                            MPI_Datatype dt, MPI_Message *message, MPI_Request *request)            \
     {                                                                                              \
-        (void)buf;                                                                                 \
+        static int rejected;                                                                       \
+        if (phase == INTERPOSE_HOOKS_CALL_ENTER)                                                   \
+            rejected = capture_args_mrecv(fn, phase, buf, count, dt, message);                     \
+        if (rejected) {                                                                            \
+            capture_call_untracked(phase, rc, request);                                            \
+            return;                                                                                \
+        }                                                                                          \
         check_event ev = capture_emit_event(fn, capture_call_kind(phase), NULL);                   \
         ev.request = capture_call_request(phase, rc, request, NULL, 0);                            \
         if (phase == INTERPOSE_HOOKS_CALL_ENTER)                                                   \
@@ -248,10 +257,18 @@ P2P_CALLS(DEFINE, LARGE, _c)
 
 /* ---- probes (no `_c` form): they replace the PMPI call for the status ---- */
 
+/* A probe's arguments, checked as a receive's (no message). */
+static int probe_rejected(uint16_t fn, MPI_Comm comm, const capture_comm *c, int source, int tag)
+{
+    return capture_args_p2p(fn, INTERPOSE_HOOKS_CALL_ENTER, comm, c, NULL, 0, MPI_DATATYPE_NULL,
+                            source, tag, CAPTURE_ARGS_FROM) ||
+           !c;
+}
+
 static int impl_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     const capture_comm *c = capture_comm_find(comm);
-    if (!c)
+    if (probe_rejected(CHECK_EVENT_FN_PROBE, comm, c, source, tag))
         return mg_next_Probe(source, tag, comm, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     emit_p2p(CHECK_EVENT_FN_PROBE, INTERPOSE_HOOKS_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL,
@@ -265,7 +282,7 @@ static int impl_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 static int impl_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     const capture_comm *c = capture_comm_find(comm);
-    if (!c)
+    if (probe_rejected(CHECK_EVENT_FN_MPROBE, comm, c, source, tag))
         return mg_next_Mprobe(source, tag, comm, message, status);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     emit_p2p(CHECK_EVENT_FN_MPROBE, INTERPOSE_HOOKS_CALL_ENTER, MPI_SUCCESS, c, 0,
@@ -284,10 +301,11 @@ static int probe_nonblocking(uint16_t fn, int source, int tag, MPI_Comm comm, in
                              MPI_Message *message, MPI_Status *status)
 {
     const capture_comm *c = capture_comm_find(comm);
+    int rejected = probe_rejected(fn, comm, c, source, tag);
     MPI_Status local, *st = status == MPI_STATUS_IGNORE ? &local : status;
     int rc = message ? mg_next_Improbe(source, tag, comm, flag, message, st)
                      : mg_next_Iprobe(source, tag, comm, flag, st);
-    if (!c || (rc == MPI_SUCCESS && !*flag))
+    if (rejected || (rc == MPI_SUCCESS && !*flag))
         return rc;
     emit_p2p(fn, INTERPOSE_HOOKS_CALL_ENTER, MPI_SUCCESS, c, 0, MPI_DATATYPE_NULL, source, tag, 0);
     check_event ev = capture_emit_event(fn, CHECK_EVENT_EV_EXIT, c);

@@ -584,7 +584,10 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_even
     case CHECK_EVENT_CLASS_MRECV: {
         detector_state_item done = {
             .type = DETECTOR_STATE_ITEM_P2P, .done = 1, .ref = P2P_MATCH_NONE};
-        return ev->func == CHECK_EVENT_FN_IMRECV ? add_request(det, ev, &done) : MG_ERROR_OK;
+        p2p_match_post p;
+        post_of(ev, 0, CHECK_EVENT_PROC_NULL, 0, 0, 0, &p);
+        int rc = p2p_match_receive_message(&det->p2p, ev->rank, ev->aux, &p);
+        return !rc && ev->func == CHECK_EVENT_FN_IMRECV ? add_request(det, ev, &done) : rc;
     }
     case CHECK_EVENT_CLASS_FINALIZE:
         call_model_terminate(det, ev->rank, DETECTOR_STATE_LIFE_FINALIZED, ev->func, ev->callsite);
@@ -798,11 +801,46 @@ static int requests_exit(deadlock_detector *det, const check_event *ev,
     return rc;
 }
 
+/* Hands op, the receive of a matched probe whose exit ev names its message, to the matcher until
+ * the message's receive compares its signature with the send's (p2p_match_keep_message); without
+ * a message id (none recorded) it is released. */
+static int keep_probed(deadlock_detector *det, const check_event *ev, uint32_t op)
+{
+    int rc = ev->aux ? p2p_match_keep_message(&det->p2p, ev->rank, ev->aux, op) : MG_ERROR_OK;
+    if (!ev->aux || rc) {
+        p2p_match_release(&det->p2p, op);
+    }
+    return rc;
+}
+
+/* The exit ev of an Mprobe that matched: its wait's receive is kept (keep_probed), not released
+ * with the wait. */
+static int keep_mprobed(deadlock_detector *det, const check_event *ev, uint32_t wi)
+{
+    if (ev->func != CHECK_EVENT_FN_MPROBE || call_model_refused_exit(ev)) {
+        return MG_ERROR_OK;
+    }
+    detector_state_wait *w = &det->waits[wi];
+    for (uint32_t k = 0; k < w->n_items; k++) {
+        detector_state_item *it = &w->items[k];
+        if (it->type == DETECTOR_STATE_ITEM_P2P && it->ref != P2P_MATCH_NONE) {
+            p2p_match_op *o = &det->p2p.ops[it->ref];
+            o->owner = o->owner_item = P2P_MATCH_NONE;
+            uint32_t op = it->ref;
+            it->ref = P2P_MATCH_NONE;
+            return keep_probed(det, ev, op);
+        }
+    }
+    return MG_ERROR_OK;
+}
+
 static int leave(deadlock_detector *det, const check_event *ev, const check_event_func_info *info)
 {
     detector_state_rank *rs = &det->ranks[ev->rank];
     int rc = call_model_apply_decisions(det, ev, info, 1);
     if (rs->wait != DETECTOR_STATE_DL_NONE) {
+        int kept = keep_mprobed(det, ev, rs->wait);
+        rc = rc ? rc : kept;
         int rc2 = call_model_refused_exit(ev) ? withdraw_own_ops(det, ev, rs->wait) : MG_ERROR_OK;
         rc = rc ? rc : rc2;
         wait_state_free(det, rs->wait);
@@ -836,7 +874,7 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_even
             rc = post_recv(det, &p, &it);
         }
         if (!rc && it.ref != P2P_MATCH_NONE) {
-            p2p_match_release(&det->p2p, it.ref);
+            rc = keep_probed(det, ev, it.ref);
         }
     } else if (info->creates_comm && ev->aux != CHECK_EVENT_COMM_NULL) {
         uint32_t index;

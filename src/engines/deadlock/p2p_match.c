@@ -23,6 +23,7 @@ void p2p_match_init(p2p_match *pm)
     pm->free_queue = P2P_MATCH_NONE;
     key_map_init(&pm->send_queues);
     key_map_init(&pm->recv_queues);
+    key_map_init(&pm->messages);
 }
 
 void p2p_match_free(p2p_match *pm)
@@ -34,6 +35,7 @@ void p2p_match_free(p2p_match *pm)
     free(pm->pairings);
     key_map_free(&pm->send_queues);
     key_map_free(&pm->recv_queues);
+    key_map_free(&pm->messages);
     p2p_match_init(pm);
 }
 
@@ -65,7 +67,8 @@ int p2p_match_clone(const p2p_match *src, p2p_match *dst)
               (src->cap_completed && !dst->completed);
     int rc1 = key_map_clone(&src->send_queues, &dst->send_queues);
     int rc2 = key_map_clone(&src->recv_queues, &dst->recv_queues);
-    if (bad || rc1 || rc2) {
+    int rc3 = key_map_clone(&src->messages, &dst->messages);
+    if (bad || rc1 || rc2 || rc3) {
         p2p_match_free(dst);
         return MG_ERROR_ENOMEM;
     }
@@ -673,6 +676,34 @@ void p2p_match_release(p2p_match *pm, uint32_t op)
     } else {
         o->flags |= P2P_MATCH_F_DETACHED;
     }
+}
+
+int p2p_match_keep_message(p2p_match *pm, int32_t rank, uint64_t message, uint32_t op)
+{
+    return key_map_put(&pm->messages, (uint32_t)rank, message, op);
+}
+
+int p2p_match_receive_message(p2p_match *pm, int32_t rank, uint64_t message,
+                              const p2p_match_post *call)
+{
+    uint32_t op;
+    if (!key_map_get(&pm->messages, (uint32_t)rank, message, &op)) {
+        return MG_ERROR_OK;
+    }
+    key_map_remove(&pm->messages, (uint32_t)rank, message);
+    p2p_match_post *p = &pm->ops[op].p;
+    p->func = call->func;
+    p->seq = call->seq;
+    p->callsite = call->callsite;
+    p->count = call->count;
+    p->type_hash = call->type_hash;
+    p->type_elems = call->type_elems;
+    p->type_period = call->type_period;
+    p->type_uniform = call->type_uniform;
+    int rc = pm->ops[op].state == P2P_MATCH_MATCHED ? note_types(pm, op, pm->ops[op].partner)
+                                                    : MG_ERROR_OK;
+    p2p_match_release(pm, op);
+    return rc;
 }
 
 void p2p_match_drain_type_issues(p2p_match *pm, const p2p_match_type_issue **issues, size_t *n)

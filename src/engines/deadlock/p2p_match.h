@@ -91,6 +91,7 @@ typedef struct p2p_match {
     uint32_t free_queue;
     key_map send_queues; /* (comm|src, dst|tag) -> queue, four per send */
     key_map recv_queues; /* same keys for receives, plus one posting list per (comm, dst) */
+    key_map messages;    /* (rank, message id) -> the receive a matched probe posted */
     uint32_t *completed; /* ops matched or cancelled since the last drain */
     size_t n_completed, cap_completed;
     p2p_match_type_issue *type_issues; /* pairs matched whose messages disagree, not drained yet
@@ -131,6 +132,18 @@ int p2p_match_withdraw(p2p_match *pm, uint32_t op, uint32_t *given_back);
 /* The owner drops its reference: frees a cancelled op now, a matched one once its partner is
  * unreferenced too (a refused partner may still give it back), else when it is matched. */
 void p2p_match_release(p2p_match *pm, uint32_t op);
+
+/* Matched probes (issue 28 item 1): receive op, posted by rank's Mprobe or Improbe, matched the
+ * message MPI calls message (the capture module's id); the matcher takes over the caller's
+ * reference to op until the message's Mrecv or Imrecv. Errors: MG_ERROR_ENOMEM (the caller keeps
+ * its reference). */
+int p2p_match_keep_message(p2p_match *pm, int32_t rank, uint64_t message, uint32_t op);
+/* The Mrecv or Imrecv call of rank's message: its probe's receive takes the call's function,
+ * sequence number, call site, count and signature, is compared with its send (now, or once it
+ * is matched; a type issue names the call), and its reference is dropped. A message not kept
+ * (its probe was refused or not recorded) is ignored. Errors: MG_ERROR_ENOMEM. */
+int p2p_match_receive_message(p2p_match *pm, int32_t rank, uint64_t message,
+                              const p2p_match_post *call);
 
 /* Ops matched or cancelled since the last call: *ops stays valid until the next mutation. */
 void p2p_match_drain(p2p_match *pm, const uint32_t **ops, size_t *n);

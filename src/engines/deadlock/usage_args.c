@@ -13,16 +13,16 @@ usage_args_problem usage_args_check_type(uint32_t type_state, int64_t count)
     return type_state == USAGE_ARGS_TYPE_MADE ? USAGE_ARGS_TYPE_UNCOMMITTED : USAGE_ARGS_OK;
 }
 
-static usage_args_problem check_message(const usage_args_call *c)
+usage_args_problem usage_args_check_block(uint32_t type_state, int64_t count, int buffer_null)
 {
-    if (c->count < 0) {
+    if (count < 0) {
         return USAGE_ARGS_COUNT_NEGATIVE;
     }
-    usage_args_problem p = usage_args_check_type(c->type_state, c->count);
+    usage_args_problem p = usage_args_check_type(type_state, count);
     if (p != USAGE_ARGS_OK) {
         return p;
     }
-    return c->buffer_null && c->count > 0 ? USAGE_ARGS_BUFFER_NULL : USAGE_ARGS_OK;
+    return buffer_null && count > 0 ? USAGE_ARGS_BUFFER_NULL : USAGE_ARGS_OK;
 }
 
 static usage_args_problem check_peer(const usage_args_call *c)
@@ -55,7 +55,12 @@ usage_args_problem usage_args_check(const usage_args_call *call)
     if (call->comm_freed) {
         return USAGE_ARGS_COMM_FREED;
     }
-    usage_args_problem p = call->has_message ? check_message(call) : USAGE_ARGS_OK;
+    if (call->message_null) {
+        return USAGE_ARGS_MESSAGE_NULL;
+    }
+    usage_args_problem p = call->has_message ? usage_args_check_block(call->type_state, call->count,
+                                                                      call->buffer_null)
+                                             : USAGE_ARGS_OK;
     if (p == USAGE_ARGS_OK && call->has_peer) {
         p = check_peer(call);
     }
@@ -97,6 +102,7 @@ const char *usage_args_problem_name(uint32_t problem)
         [USAGE_ARGS_REQUEST_FREED] = "request_freed",
         [USAGE_ARGS_GROUP_FREED] = "group_freed",
         [USAGE_ARGS_WIN_FREED] = "win_freed",
+        [USAGE_ARGS_MESSAGE_NULL] = "message_null",
     };
     return problem < USAGE_ARGS_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -37,6 +37,7 @@ typedef enum usage_args_problem {
     USAGE_ARGS_REQUEST_FREED, /* a request already freed, or completed and freed by MPI */
     USAGE_ARGS_GROUP_FREED,   /* a group already freed (a copy of its handle) */
     USAGE_ARGS_WIN_FREED,     /* a window already freed (a copy of its handle) */
+    USAGE_ARGS_MESSAGE_NULL,  /* MPI_MESSAGE_NULL to Mrecv/Imrecv (no probe, or received already) */
     USAGE_ARGS_PROBLEM_END
 } usage_args_problem;
 
@@ -59,6 +60,7 @@ typedef enum usage_args_rank_kind {
 /* One call's arguments. Fields a call does not have stay zero (has_* 0). */
 typedef struct usage_args_call {
     uint8_t comm_null, comm_freed;
+    uint8_t message_null; /* Mrecv/Imrecv: the message handle is MPI_MESSAGE_NULL */
     /* the message: count x type in buffer (buffer_null: the pointer is NULL) */
     uint8_t has_message, buffer_null, type_state;
     int64_t count;
@@ -75,7 +77,8 @@ typedef struct usage_args_call {
     int64_t tag, tag_ub;
 } usage_args_call;
 
-/* The first problem of the call, in the order of the enum (the communicator first), or
+/* The first problem of the call, in the order of the enum (the communicator first, then the
+ * message handle), or
  * USAGE_ARGS_OK. A problem a rooted collective's non-root members cannot have (their root argument
  * still counts: MPI 3.1 §5.1 makes it significant everywhere) is checked on every member. O(1). */
 usage_args_problem usage_args_check(const usage_args_call *call);
@@ -85,6 +88,12 @@ usage_args_problem usage_args_check(const usage_args_call *call);
  * MPI_DATATYPE_NULL only where no element is described (count 0), a freed or an uncommitted
  * datatype never (type_state: a usage_args_type_state). USAGE_ARGS_OK, or the problem. O(1). */
 usage_args_problem usage_args_check_type(uint32_t type_state, int64_t count);
+
+/* The rule of a block of count elements of a datatype (type_state) in a buffer (buffer_null:
+ * it starts at NULL, so no element can be there): a message's, or each peer's block of a v- or
+ * w-collective. USAGE_ARGS_OK, or the first of negative count, usage_args_check_type's problem,
+ * NULL buffer. O(1). */
+usage_args_problem usage_args_check_block(uint32_t type_state, int64_t count, int buffer_null);
 
 /* Stable lower-case name of a problem ("comm_null", "rank_out_of_range", ...), the report's
  * finding kind; "unknown" for another value. */

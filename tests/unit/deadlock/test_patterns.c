@@ -586,6 +586,88 @@ static void test_matched_probe(void)
     st_close(&s);
 }
 
+/* ev carries `elems` elements of one basic type, `type` (0, 1: signatures the matcher tells
+ * apart). */
+static void typed(check_event *ev, uint64_t elems, int type)
+{
+    ev->count = (int64_t)elems;
+    ev->type_hash = 0x5000u + 0x100u * (uint64_t)type + elems;
+    ev->type_elems = elems;
+    ev->type_period = 1u + (uint32_t)type;
+    ev->flags = CHECK_EVENT_FLAG_TYPE_UNIFORM;
+}
+
+/* Entry and exit of a matched probe of rank (Mprobe from `from`, or a successful Improbe from
+ * any source) that found `from`'s message, id `message`. */
+static void probed(dl_stream *s, int32_t rank, uint16_t func, int32_t from, uint64_t message)
+{
+    check_event_status st = {0, from, 0, 0, 1};
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, rank, func);
+    ev.peer = func == CHECK_EVENT_FN_MPROBE ? from : CHECK_EVENT_ANY_SOURCE;
+    st_feed(s, &ev);
+    ev = st_event(CHECK_EVENT_EV_EXIT, rank, func);
+    ev.result = 1;
+    ev.aux = message;
+    ev.statuses = &st;
+    ev.n_statuses = 1;
+    st_feed(s, &ev);
+}
+
+/* The message a probe matched is compared with the Mrecv or Imrecv that receives it (issue 28
+ * item 1), whether the send's record comes first or last: 4 elements of type 0 received by an
+ * Mrecv as 4 of type 1 are a type_mismatch naming the Mrecv; an Improbe's message of 4 received
+ * by an Imrecv of 2 is a truncation; a message received as sent is nothing. */
+static void test_matched_probe_types(void)
+{
+    for (int send_first = 0; send_first < 2; send_first++) {
+        dl_stream s;
+        st_open(&s, 2, NULL);
+        check_event send = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_SEND);
+        send.peer = 0;
+        typed(&send, 4, 0);
+        for (int i = 0; i < 3; i++) {
+            if (send_first) {
+                st_feed(&s, &send);
+            }
+            uint16_t probe = i == 1 ? CHECK_EVENT_FN_IMPROBE : CHECK_EVENT_FN_MPROBE;
+            probed(&s, 0, probe, 1, 7u + (uint64_t)i);
+            check_event recv = st_event(CHECK_EVENT_EV_ENTER, 0,
+                                        i == 1 ? CHECK_EVENT_FN_IMRECV : CHECK_EVENT_FN_MRECV);
+            recv.aux = 7u + (uint64_t)i;
+            recv.request = i == 1 ? 5 : 0;
+            typed(&recv, i == 1 ? 2 : 4, i == 0);
+            st_feed(&s, &recv);
+            recv = st_event(CHECK_EVENT_EV_EXIT, 0, recv.func);
+            recv.request = i == 1 ? 5 : 0;
+            st_feed(&s, &recv);
+            if (i == 1) {
+                uint64_t r = 5;
+                st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1);
+                st_wait_exit(&s, 0, CHECK_EVENT_FN_WAIT, &r, 1, NULL, 0, 1);
+            }
+            if (!send_first) {
+                st_feed(&s, &send);
+            }
+            check_event exit = st_event(CHECK_EVENT_EV_EXIT, 1, CHECK_EVENT_FN_SEND);
+            st_feed(&s, &exit);
+        }
+        st_check(&s);
+        size_t n;
+        const dl_finding *f = st_find(&s, DL_FINDING_TYPE_MISMATCH, &n);
+        MG_CHECK_INT(n, 1);
+        MG_CHECK(f && f->n_calls == 2 && f->calls[0].rank == 1 && f->calls[1].rank == 0 &&
+                 f->calls[1].func == CHECK_EVENT_FN_MRECV &&
+                 f->calls[1].callsite == 0x1000u + CHECK_EVENT_FN_MRECV);
+        f = st_find(&s, DL_FINDING_TRUNCATION, &n);
+        MG_CHECK_INT(n, 1);
+        MG_CHECK(f && f->n_calls == 2 && f->calls[1].func == CHECK_EVENT_FN_IMRECV);
+        deadlock_detector_queues q;
+        deadlock_detector_queue_sizes(s.det, &q);
+        MG_CHECK_INT(q.queued_sends + q.pending_recvs + q.blocked_processes, 0);
+        st_close(&s);
+    }
+}
+
 /* A Test in a loop never blocks; a cancelled receive leaves no queue entry. */
 static void test_test_and_cancel(void)
 {
@@ -846,6 +928,7 @@ int main(void)
     MG_RUN(test_vanished_at_last_call);
     MG_RUN(test_probe);
     MG_RUN(test_matched_probe);
+    MG_RUN(test_matched_probe_types);
     MG_RUN(test_test_and_cancel);
     MG_RUN(test_test_family);
     MG_RUN(test_tags_and_order);

@@ -99,6 +99,23 @@ static void test_type_rule(void)
     MG_CHECK_INT(usage_args_check_type(USAGE_ARGS_TYPE_UNKNOWN, 3), USAGE_ARGS_OK);
 }
 
+/* A v- or w-collective's block of one peer, and a matched receive's message handle */
+static void test_block_rule(void)
+{
+    MG_CHECK_INT(usage_args_check_block(USAGE_ARGS_TYPE_COMMITTED, -1, 0), USAGE_ARGS_COUNT_NEGATIVE);
+    MG_CHECK_INT(usage_args_check_block(USAGE_ARGS_TYPE_MADE, -1, 1), USAGE_ARGS_COUNT_NEGATIVE);
+    MG_CHECK_INT(usage_args_check_block(USAGE_ARGS_TYPE_MADE, 2, 1), USAGE_ARGS_TYPE_UNCOMMITTED);
+    MG_CHECK_INT(usage_args_check_block(USAGE_ARGS_TYPE_COMMITTED, 2, 1), USAGE_ARGS_BUFFER_NULL);
+    MG_CHECK_INT(usage_args_check_block(USAGE_ARGS_TYPE_COMMITTED, 0, 1), USAGE_ARGS_OK);
+    MG_CHECK_INT(usage_args_check_block(USAGE_ARGS_TYPE_IS_NULL, 0, 1), USAGE_ARGS_OK);
+    usage_args_call c = {.message_null = 1, .has_message = 1, .count = -1};
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_MESSAGE_NULL); /* the handle before the message */
+    c.message_null = 0;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_COUNT_NEGATIVE);
+    c.comm_null = 1, c.message_null = 1;
+    MG_CHECK_INT(usage_args_check(&c), USAGE_ARGS_COMM_NULL);
+}
+
 static void test_names(void)
 {
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_TYPE_UNCOMMITTED), "datatype_uncommitted") == 0);
@@ -108,6 +125,7 @@ static void test_names(void)
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_REQUEST_FREED), "request_freed") == 0);
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_GROUP_FREED), "group_freed") == 0);
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_WIN_FREED), "win_freed") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_MESSAGE_NULL), "message_null") == 0);
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_PROBLEM_END), "unknown") == 0);
     for (uint32_t p = USAGE_ARGS_OK; p < USAGE_ARGS_PROBLEM_END; p++)
         MG_CHECK(usage_args_problem_name(p) != NULL && strcmp(usage_args_problem_name(p), "unknown") != 0);
@@ -118,6 +136,7 @@ int main(void)
     MG_RUN(test_each_problem);
     MG_RUN(test_special_values);
     MG_RUN(test_type_rule);
+    MG_RUN(test_block_rule);
     MG_RUN(test_names);
     MG_TEST_END();
 }
