@@ -63,6 +63,11 @@ static const report_class classes[] = {
     {"win_freed", "check", "args", "error",
      "a window used after MPI_Win_free (a copy of its handle)",
      "free the window after its last use, on every copy of its handle"},
+    {"topology_missing", "check", "args", "error",
+     "a neighbourhood collective on a communicator without a process topology "
+     "(MPI_ERR_TOPOLOGY)",
+     "call it on a communicator made by MPI_Cart_create, MPI_Graph_create or "
+     "MPI_Dist_graph_create(_adjacent)"},
     {"op_type_mismatch", "check", "args", "error",
      "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)",
      "use an op defined for the datatype, or a user-defined op"},
