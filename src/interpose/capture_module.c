@@ -15,6 +15,7 @@
 #include "capture_coll.h"
 #include "capture_ctor.h"
 #include "capture_handles.h"
+#include "capture_neighbor.h"
 #include "capture_objects.h"
 #include "capture_emit.h"
 #include "capture_errors.h"
@@ -78,6 +79,7 @@ static int capture_init(const module_job *job)
     capture_emit(&ev);
     capture_p2p_install();
     capture_coll_install();
+    capture_neighbor_install();
     capture_ctor_install();
     capture_wait_install();
     capture_rma_install();

@@ -136,6 +136,7 @@ typedef struct rma_region {
     uint32_t op;        /* an atomic access's op id, else CHECK_EVENT_OP_NULL */
     MPI_Datatype type;  /* the target datatype, and its count: an atomic access's record carries */
     int count;          /* their signature, as atomicity needs one basic type per location */
+    uint64_t request;   /* a request-based access's request id (Rput, ...), else 0 */
 } rma_region;
 
 /* An access's target arguments: count x type at disp; op: an atomic access's, else MPI_OP_NULL. */
@@ -178,6 +179,7 @@ static void emit_on(const rma_window *w, uint16_t fn, int phase, int rc, int tar
         ev.count = region->span;
         ev.tag2 = region->lb;
         ev.op = region->op;
+        ev.request = region->request;
         if (region->op != CHECK_EVENT_OP_NULL)
             capture_types_describe(&ev, region->type, region->count);
     }
@@ -371,74 +373,89 @@ static capture_args_typed one(const int *count, const MPI_Datatype *type)
 }
 
 /* An access with origin count `count` to target's block `to`, its other datatype arguments
- * typed[0..n) (origin, result). One with a bad datatype argument is one MPI refuses before
- * anything: its flagged record alone, no epoch stepped, no access, and its types not read. */
+ * typed[0..n) (origin, result), and request the handle of a request-based one (NULL for the
+ * others), which the detector follows like any request: MPI completes it on its own, within the
+ * passive-target epoch it must be made in (MPI 3.1 §11.3.5). One with a bad datatype argument is
+ * one MPI refuses before anything: its flagged record alone, no epoch stepped, no access, and its
+ * types not read; its request, like one on a window not captured, is not tracked. */
 static void access_call(uint16_t fn, int phase, int rc, int target, int64_t count, MPI_Win win,
-                        rma_target to, const capture_args_typed *typed, int n)
+                        rma_target to, const capture_args_typed *typed, int n, MPI_Request *request)
 {
     rma_window *w = window_for(fn, phase, win);
     capture_args_typed target_type = one(&to.count, &to.type);
     usage_args_problem p = capture_args_typed_check(typed, n);
     if (p == USAGE_ARGS_OK)
         p = capture_args_typed_check(&target_type, 1);
-    if (!w || capture_args_reject(fn, phase, &w->group, p, target, 0, count))
+    if (!w || capture_args_reject(fn, phase, &w->group, p, target, 0, count)) {
+        if (request)
+            capture_call_untracked(phase, rc, request);
         return;
+    }
     rma_region region = region_of(to);
-    on_window(w, fn, phase, rc, RMA_EPOCHS_ACCESS, target, count, NULL, &region);
+    if (request)
+        region.request = capture_call_request(phase, rc, request, NULL, 0);
+    on_window(w, fn, phase, rc, request ? RMA_EPOCHS_REQUEST_ACCESS : RMA_EPOCHS_ACCESS, target,
+              count, NULL, &region);
 }
+
+/* Whether an access takes a request (REQUEST) or not (NONE): its last parameter, and what it
+ * passes to access_call. */
+#define REQ_PARAM_NONE
+#define REQ_ARG_NONE NULL
+#define REQ_PARAM_REQUEST , MPI_Request *request
+#define REQ_ARG_REQUEST request
 
 /* The accesses with an origin buffer and a target block (Put, Get and their request forms). */
 #define TRANSFER(name, fn, BUF, REQ)                                                               \
     static void obs_##name(int ph, int rc, BUF *o, int on, MPI_Datatype ot, int target,            \
                            MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Win win REQ_PARAM_##REQ)    \
     {                                                                                              \
-        (void)o REQ_SEEN_##REQ(name);                                                              \
+        (void)o;                                                                                   \
         capture_args_typed origin = one(&on, &ot);                                                 \
         access_call(fn, ph, rc, target, on, win, (rma_target){disp, tn, tt, MPI_OP_NULL}, &origin, \
-                    1);                                                                            \
+                    1, REQ_ARG_##REQ);                                                             \
     }
-/* The request of Rput and Rget (fn) is not tracked: a Wait on it completes an unknown request.
- * Its handle is only no longer a freed request's (capture_emit_request_untracked), and a clean
- * report says it was not checked. */
-static void request_seen(int phase, int rc, const MPI_Request *request, mpi_function_ids_fn fn)
-{
-    if (capture_call_untracked(phase, rc, request))
-        capture_emit_unmodelled(fn);
-}
-#define REQ_PARAM_NONE
-#define REQ_SEEN_NONE(name)
-#define REQ_PARAM_REQUEST , MPI_Request *request
-#define REQ_SEEN_REQUEST(name) , request_seen(ph, rc, request, MG_FN_##name)
 TRANSFER(Put, CHECK_EVENT_FN_PUT, const void, NONE)
 TRANSFER(Get, CHECK_EVENT_FN_GET, void, NONE)
 TRANSFER(Rput, CHECK_EVENT_FN_RPUT, const void, REQUEST)
 TRANSFER(Rget, CHECK_EVENT_FN_RGET, void, REQUEST)
 
-static void obs_Accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, int target,
-                           MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Op op, MPI_Win win)
-{
-    (void)o;
-    capture_args_typed origin = one(&on, &ot);
-    access_call(CHECK_EVENT_FN_ACCUMULATE, ph, rc, target, on, win, (rma_target){disp, tn, tt, op},
-                &origin, 1);
-}
-static void obs_Get_accumulate(int ph, int rc, const void *o, int on, MPI_Datatype ot, void *r,
-                               int rn, MPI_Datatype rt, int target, MPI_Aint disp, int tn,
-                               MPI_Datatype tt, MPI_Op op, MPI_Win win)
-{
-    (void)o, (void)r;
-    capture_args_typed typed[2] = {one(&on, &ot), one(&rn, &rt)};
-    typed[0].n = op != MPI_NO_OP; /* MPI_NO_OP reads no origin (MPI 3.1 §11.3.4) */
-    access_call(CHECK_EVENT_FN_GET_ACCUMULATE, ph, rc, target, on, win,
-                (rma_target){disp, tn, tt, op}, typed, 2);
-}
+/* Accumulate and Raccumulate. */
+#define ACCUMULATE(name, fn, REQ)                                                                  \
+    static void obs_##name(int ph, int rc, const void *o, int on, MPI_Datatype ot, int target,     \
+                           MPI_Aint disp, int tn, MPI_Datatype tt, MPI_Op op,                      \
+                           MPI_Win win REQ_PARAM_##REQ)                                            \
+    {                                                                                              \
+        (void)o;                                                                                   \
+        capture_args_typed origin = one(&on, &ot);                                                 \
+        access_call(fn, ph, rc, target, on, win, (rma_target){disp, tn, tt, op}, &origin, 1,       \
+                    REQ_ARG_##REQ);                                                                \
+    }
+ACCUMULATE(Accumulate, CHECK_EVENT_FN_ACCUMULATE, NONE)
+ACCUMULATE(Raccumulate, CHECK_EVENT_FN_RACCUMULATE, REQUEST)
+
+/* Get_accumulate and Rget_accumulate: MPI_NO_OP reads no origin (MPI 3.1 §11.3.4). */
+#define GET_ACCUMULATE(name, fn, REQ)                                                              \
+    static void obs_##name(int ph, int rc, const void *o, int on, MPI_Datatype ot, void *r,        \
+                           int rn, MPI_Datatype rt, int target, MPI_Aint disp, int tn,             \
+                           MPI_Datatype tt, MPI_Op op, MPI_Win win REQ_PARAM_##REQ)                \
+    {                                                                                              \
+        (void)o, (void)r;                                                                          \
+        capture_args_typed typed[2] = {one(&on, &ot), one(&rn, &rt)};                              \
+        typed[0].n = op != MPI_NO_OP;                                                              \
+        access_call(fn, ph, rc, target, on, win, (rma_target){disp, tn, tt, op}, typed, 2,         \
+                    REQ_ARG_##REQ);                                                                \
+    }
+GET_ACCUMULATE(Get_accumulate, CHECK_EVENT_FN_GET_ACCUMULATE, NONE)
+GET_ACCUMULATE(Rget_accumulate, CHECK_EVENT_FN_RGET_ACCUMULATE, REQUEST)
+
 static void obs_Fetch_and_op(int ph, int rc, const void *o, void *r, MPI_Datatype t, int target,
                              MPI_Aint disp, MPI_Op op, MPI_Win win)
 {
     (void)o, (void)r;
     /* one datatype for the origin, the result and the target: the target's check covers it */
     access_call(CHECK_EVENT_FN_FETCH_AND_OP, ph, rc, target, 1, win, (rma_target){disp, 1, t, op},
-                NULL, 0);
+                NULL, 0, NULL);
 }
 static void obs_Compare_and_swap(int ph, int rc, const void *o, const void *cmp, void *r,
                                  MPI_Datatype t, int target, MPI_Aint disp, MPI_Win win)
@@ -446,7 +463,7 @@ static void obs_Compare_and_swap(int ph, int rc, const void *o, const void *cmp,
     (void)o, (void)cmp, (void)r;
     /* an atomic replacement: legal beside another of its kind, not beside other atomic ops */
     access_call(CHECK_EVENT_FN_COMPARE_AND_SWAP, ph, rc, target, 1, win,
-                (rma_target){disp, 1, t, MPI_REPLACE}, NULL, 0);
+                (rma_target){disp, 1, t, MPI_REPLACE}, NULL, 0, NULL);
 }
 
 void capture_rma_install(void)
@@ -475,6 +492,8 @@ void capture_rma_install(void)
     CAPTURE_CALL_OBSERVE(Rget)
     CAPTURE_CALL_OBSERVE(Accumulate)
     CAPTURE_CALL_OBSERVE(Get_accumulate)
+    CAPTURE_CALL_OBSERVE(Raccumulate)
+    CAPTURE_CALL_OBSERVE(Rget_accumulate)
     CAPTURE_CALL_OBSERVE(Fetch_and_op)
     CAPTURE_CALL_OBSERVE(Compare_and_swap)
 }

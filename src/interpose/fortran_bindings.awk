@@ -11,7 +11,7 @@
 # so a new line of mpi_functions.def never silently lacks its Fortran binding. An array of datatype
 # handles has the length of the call's count, or (Alltoallw, Ialltoallw) the communicator's size:
 # the entry asks the MPI for it, and skips the send types of an in-place call, which the program
-# need not give. A Fortran reduction function or error handler (of a communicator, window or file)
+# need not give; a neighbourhood Alltoallw's, the rank's out- or in-degree in the topology. A Fortran reduction function or error handler (of a communicator, window or file)
 # goes through a trampoline of fortran_entry.c. The MPI-4 `_c` lines (MG_FN_LARGE) have a Fortran
 # form only in MPICH's `use mpi_f08`, where a count of KIND=MPI_COUNT_KIND picks the entry
 # mpi_send_f08ts_large_; they are written for that binding alone. Init, Init_thread, Finalize and
@@ -132,6 +132,11 @@ function convert(i, n,    t, nm, count, what) {
         count = array_count(n)
         convert_array(nm, t, what, count)
         post = post "    fortran_" what "_out(rc, " nm ", " nm "_c, " count ", " nm "_stack);\n"
+    } else if (t == "const MPI_Datatype" && suffix[i] == "[]" && tolower(name) ~ /^i?neighbor_/) {
+        # a neighbourhood Alltoallw: a datatype per neighbour the rank sends to or receives from
+        count = "fortran_neighbors(F2C(Comm, *comm), " (nm == "recvtypes") ")"
+        convert_array(nm, "MPI_Datatype", "types", count)
+        post = post "    fortran_array_free(" nm "_c, " nm "_stack);\n"
     } else if (t == "const MPI_Datatype" && suffix[i] == "[]") {
         count = array_count(n)
         if (nm == "sendtypes")

@@ -16,6 +16,7 @@
 #include "interpose_entry.h"
 #include "interpose_log.h"
 #include "interpose_next.h"
+#include "topology_degrees.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -232,6 +233,16 @@ static MPI_Datatype *fortran_types_in(int *rc, const MPI_Fint *f, int n, MPI_Dat
     for (int i = 0; c && i < n; i++)
         c[i] = F2C(Type, f[i]);
     return c;
+}
+
+/* How many neighbours a neighbourhood Alltoallw's send (receiving 0) or receive (1) datatypes
+ * describe: the rank's out- or in-degree in the communicator's topology; 0 without one, where MPI
+ * reads none and refuses the call (MPI_ERR_TOPOLOGY). */
+static int fortran_neighbors(MPI_Comm comm, int receiving)
+{
+    int in, out;
+    topology_degrees(comm, &in, &out);
+    return receiving ? in : out;
 }
 
 /* How many ranks an Alltoallw's arrays describe: the communicator's size, its remote group's on an

@@ -66,6 +66,11 @@ static const report_class classes[] = {
     {"message_null", "check", "args", "error",
      "MPI_MESSAGE_NULL passed to MPI_Mrecv or MPI_Imrecv (no probe, or its message received)",
      "receive each message MPI_Mprobe or MPI_Improbe matched once, with the handle it set"},
+    {"topology_missing", "check", "args", "error",
+     "a neighbourhood collective on a communicator without a process topology "
+     "(MPI_ERR_TOPOLOGY)",
+     "call it on a communicator made by MPI_Cart_create, MPI_Graph_create or "
+     "MPI_Dist_graph_create(_adjacent)"},
     {"op_type_mismatch", "check", "args", "error",
      "a reduction op not defined for its datatype (MPI 3.1 §5.9.2)",
      "use an op defined for the datatype, or a user-defined op"},

@@ -233,6 +233,17 @@ typedef enum check_event_func {
     CHECK_EVENT_FN_WIN_FLUSH_LOCAL,
     CHECK_EVENT_FN_WIN_FLUSH_LOCAL_ALL,
     CHECK_EVENT_FN_WIN_SYNC,
+    /* The request-based accumulates, accesses as Accumulate and Get_accumulate are, with their
+     * request in .request (as Rput's and Rget's), and the neighbourhood collectives' V and W
+     * forms; after the others so that no id moves */
+    CHECK_EVENT_FN_RACCUMULATE,
+    CHECK_EVENT_FN_RGET_ACCUMULATE,
+    CHECK_EVENT_FN_NEIGHBOR_ALLGATHERV,
+    CHECK_EVENT_FN_NEIGHBOR_ALLTOALLV,
+    CHECK_EVENT_FN_NEIGHBOR_ALLTOALLW,
+    CHECK_EVENT_FN_INEIGHBOR_ALLGATHERV,
+    CHECK_EVENT_FN_INEIGHBOR_ALLTOALLV,
+    CHECK_EVENT_FN_INEIGHBOR_ALLTOALLW,
     CHECK_EVENT_FN_COUNT
 } check_event_func;
 

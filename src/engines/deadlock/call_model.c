@@ -395,8 +395,16 @@ static int enter_cancel(deadlock_detector *det, const check_event *ev)
     return MG_ERROR_OK;
 }
 
-/* A request no peer completes: nonblocking file I/O's is complete for the model at once (MPI
- * completes it on its own), a generalized one once the rank calls MPI_Grequest_complete on it. */
+/* Whether ev is a request-based one-sided access's (Rput, Rget, Raccumulate, Rget_accumulate):
+ * the records of class OTHER that carry a request. */
+static int rma_request(const check_event *ev, const check_event_func_info *info)
+{
+    return info->klass == CHECK_EVENT_CLASS_OTHER && ev->request;
+}
+
+/* A request no peer completes: nonblocking file I/O's and a request-based one-sided access's are
+ * complete for the model at once (MPI completes them on its own: the access's target takes no
+ * part), a generalized one once the rank calls MPI_Grequest_complete on it. */
 static int enter_local(deadlock_detector *det, const check_event *ev)
 {
     request_table_entry *req = request_table_find(&det->reqs, ev->rank, ev->request);
@@ -593,6 +601,9 @@ static int enter(deadlock_detector *det, const check_event *ev, const check_even
         call_model_terminate(det, ev->rank, DETECTOR_STATE_LIFE_FINALIZED, ev->func, ev->callsite);
         return lifecycle_finalized(det, ev->rank);
     default: {
+        if (rma_request(ev, info)) {
+            return enter_local(det, ev);
+        }
         rma_waits_role_kind role;
         return rma_waits_role(ev->func, &role) ? enter_pscw(det, ev, &role) : model_locks(det, ev);
     }
@@ -770,11 +781,11 @@ static int withdraw_own_ops(deadlock_detector *det, const check_event *ev, uint3
 }
 
 /* The exit of a call that posted ops for requests (Isend, Ibsend, ..., Start, Startall), made a
- * persistent one, or a nonblocking collective. Refused, MPI posted nothing: each op the call
- * posted is withdrawn, and so is a collective's arrival, and its request forgotten (a persistent
- * one is inactive again; one that Start found active keeps its earlier op). Of a Startall MPI may
- * have started some requests: all are taken as not started. Otherwise the ops are MPI's, and a
- * buffered send's, complete already, is let go. */
+ * persistent one, a nonblocking collective or a request-based one-sided access. Refused, MPI posted
+ * nothing: each op the call posted is withdrawn, and so is a collective's arrival, and its request
+ * forgotten (a persistent one is inactive again; one that Start found active keeps its earlier op).
+ * Of a Startall MPI may have started some requests: all are taken as not started. Otherwise the ops
+ * are MPI's, and a buffered send's, complete already, is let go. */
 static int requests_exit(deadlock_detector *det, const check_event *ev,
                          const check_event_func_info *info)
 {
@@ -847,7 +858,7 @@ static int leave(deadlock_detector *det, const check_event *ev, const check_even
     }
     if (info->klass == CHECK_EVENT_CLASS_ISEND || info->klass == CHECK_EVENT_CLASS_IRECV ||
         info->klass == CHECK_EVENT_CLASS_PINIT || info->klass == CHECK_EVENT_CLASS_START ||
-        info->klass == CHECK_EVENT_CLASS_ICOLL) {
+        info->klass == CHECK_EVENT_CLASS_ICOLL || rma_request(ev, info)) {
         int rc2 = requests_exit(det, ev, info);
         rc = rc ? rc : rc2;
     }

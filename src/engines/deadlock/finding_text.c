@@ -157,6 +157,9 @@ static const char *invalid_argument_text(uint32_t problem)
         return "the group was freed before (a copy of its handle)";
     case USAGE_ARGS_WIN_FREED:
         return "the window was freed before (a copy of its handle)";
+    case USAGE_ARGS_TOPOLOGY_MISSING:
+        return "a neighbourhood collective on a communicator without a Cartesian or graph "
+               "topology (MPI_ERR_TOPOLOGY)";
     default:
         return "unknown";
     }

@@ -155,6 +155,8 @@ static int is_access(uint16_t func)
     case CHECK_EVENT_FN_RGET:
     case CHECK_EVENT_FN_ACCUMULATE:
     case CHECK_EVENT_FN_GET_ACCUMULATE:
+    case CHECK_EVENT_FN_RACCUMULATE:
+    case CHECK_EVENT_FN_RGET_ACCUMULATE:
     case CHECK_EVENT_FN_FETCH_AND_OP:
     case CHECK_EVENT_FN_COMPARE_AND_SWAP:
         return 1;

@@ -54,7 +54,8 @@ static usage_args_problem close_open(uint8_t *open)
 usage_args_problem rma_epochs_step(rma_epochs *w, rma_epochs_action action, int32_t target)
 {
     int targeted = action == RMA_EPOCHS_LOCK || action == RMA_EPOCHS_UNLOCK ||
-                   action == RMA_EPOCHS_ACCESS || action == RMA_EPOCHS_FLUSH;
+                   action == RMA_EPOCHS_ACCESS || action == RMA_EPOCHS_REQUEST_ACCESS ||
+                   action == RMA_EPOCHS_FLUSH;
     if (targeted && (target < 0 || target >= w->targets))
         return USAGE_ARGS_OK;
     switch (action) {
@@ -89,8 +90,10 @@ usage_args_problem rma_epochs_step(rma_epochs *w, rma_epochs_action action, int3
         return close_open(&w->lock_all);
     case RMA_EPOCHS_ACCESS:
         return access(w, target);
-    /* a flush completes passive-target accesses only (MPI 3.1 §11.5.4): a fence or PSCW epoch
-     * does not make it legal */
+    /* a flush completes passive-target accesses only (MPI 3.1 §11.5.4), and a request-based
+     * access is made in such an epoch only (§11.3.5): a fence or PSCW epoch does not make either
+     * legal */
+    case RMA_EPOCHS_REQUEST_ACCESS:
     case RMA_EPOCHS_FLUSH:
         return w->lock_all || w->locked[target] ? USAGE_ARGS_OK : USAGE_ARGS_RMA_OUTSIDE_EPOCH;
     case RMA_EPOCHS_FLUSH_ALL:

@@ -22,6 +22,9 @@ typedef enum rma_epochs_action {
     RMA_EPOCHS_LOCK_ALL,   /* opens a passive-target epoch on every target */
     RMA_EPOCHS_UNLOCK_ALL, /* ends it */
     RMA_EPOCHS_ACCESS,     /* Put, Get, Accumulate, ... to one target */
+    /* Rput, Rget, Raccumulate, Rget_accumulate to one target: in a passive-target epoch only
+     * (MPI 3.1 §11.3.5) */
+    RMA_EPOCHS_REQUEST_ACCESS,
     RMA_EPOCHS_FLUSH,     /* Win_flush, Win_flush_local to one target: needs its lock or Lock_all */
     RMA_EPOCHS_FLUSH_ALL, /* Win_flush_all, Win_flush_local_all: need a lock or Lock_all */
     RMA_EPOCHS_FREE       /* MPI_Win_free: every epoch must be closed */
@@ -39,10 +42,10 @@ typedef struct rma_epochs {
 } rma_epochs;
 
 /* Applies `action` (on `target`, a rank of the window's group, for RMA_EPOCHS_LOCK,
- * RMA_EPOCHS_UNLOCK, RMA_EPOCHS_ACCESS and RMA_EPOCHS_FLUSH) and returns the problem it shows, or
- * USAGE_ARGS_OK. A call with a problem changes no state, except that an epoch opened twice stays
- * open once. A target outside the group (an argument error MPI reports, or MPI_PROC_NULL) is not
- * checked. O(1), allocation-free. */
+ * RMA_EPOCHS_UNLOCK, RMA_EPOCHS_ACCESS, RMA_EPOCHS_REQUEST_ACCESS and RMA_EPOCHS_FLUSH) and returns
+ * the problem it shows, or USAGE_ARGS_OK. A call with a problem changes no state, except that an
+ * epoch opened twice stays open once. A target outside the group (an argument error MPI reports, or
+ * MPI_PROC_NULL) is not checked. O(1), allocation-free. */
 usage_args_problem rma_epochs_step(rma_epochs *w, rma_epochs_action action, int32_t target);
 
 #endif

@@ -103,6 +103,7 @@ const char *usage_args_problem_name(uint32_t problem)
         [USAGE_ARGS_GROUP_FREED] = "group_freed",
         [USAGE_ARGS_WIN_FREED] = "win_freed",
         [USAGE_ARGS_MESSAGE_NULL] = "message_null",
+        [USAGE_ARGS_TOPOLOGY_MISSING] = "topology_missing",
     };
     return problem < USAGE_ARGS_PROBLEM_END ? names[problem] : "unknown";
 }

@@ -38,6 +38,8 @@ typedef enum usage_args_problem {
     USAGE_ARGS_GROUP_FREED,   /* a group already freed (a copy of its handle) */
     USAGE_ARGS_WIN_FREED,     /* a window already freed (a copy of its handle) */
     USAGE_ARGS_MESSAGE_NULL,  /* MPI_MESSAGE_NULL to Mrecv/Imrecv (no probe, or received already) */
+    /* a neighbourhood collective on a communicator without a process topology (MPI_ERR_TOPOLOGY) */
+    USAGE_ARGS_TOPOLOGY_MISSING,
     USAGE_ARGS_PROBLEM_END
 } usage_args_problem;
 

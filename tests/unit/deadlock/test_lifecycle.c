@@ -580,6 +580,41 @@ static void test_local_requests(void)
     st_close(&s);
 }
 
+/* The request of a request-based one-sided access (Rput, Rget, Raccumulate, Rget_accumulate) is
+ * complete when made, as its target takes no part: a Wait on it returns, one never completed is
+ * pending at Finalize with its creation, and one MPI refused is forgotten. */
+static void test_rma_requests(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    uint64_t waited = 1;
+    st_p2p(&s, 0, CHECK_EVENT_FN_RACCUMULATE, CHECK_EVENT_COMM_WORLD, 1, 0, waited, 1);
+    st_wait_enter(&s, 0, CHECK_EVENT_FN_WAIT, &waited, 1);
+    st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 0);
+    size_t n;
+    st_check(&s);
+    st_find(&s, DL_FINDING_DEADLOCK, &n);
+    MG_CHECK_INT(n, 0); /* rank 0's Wait returns: only rank 1 is blocked, on rank 0 */
+    check_event_status st = {0, CHECK_EVENT_PROC_NULL, CHECK_EVENT_ANY_TAG, 0, 0};
+    st_wait_exit(&s, 0, CHECK_EVENT_FN_WAIT, &waited, 1, &st, 1, 1);
+    st_coll(&s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    st_p2p(&s, 1, CHECK_EVENT_FN_RGET_ACCUMULATE, CHECK_EVENT_COMM_WORLD, 0, 0, 2, 1);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_RPUT);
+    ev.request = 3;
+    st_feed(&s, &ev);
+    ev = st_event(CHECK_EVENT_EV_EXIT, 1, CHECK_EVENT_FN_RPUT);
+    ev.request = 3;
+    ev.flags = CHECK_EVENT_FLAG_REFUSED;
+    st_feed(&s, &ev);
+    finalize(&s, 0);
+    finalize(&s, 1);
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_REQUEST_PENDING, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->count == 1 && f->calls[0].rank == 1 && f->calls[0].made_it &&
+             f->calls[0].func == CHECK_EVENT_FN_RGET_ACCUMULATE);
+    st_close(&s);
+}
+
 int main(void)
 {
     MG_RUN(test_requests_at_finalize);
@@ -596,5 +631,6 @@ int main(void)
     MG_RUN(test_lost_before_partner_records);
     MG_RUN(test_call_after_finalize);
     MG_RUN(test_local_requests);
+    MG_RUN(test_rma_requests);
     MG_TEST_END();
 }

@@ -99,6 +99,30 @@ static void test_flush_outside_passive_epoch(void)
     MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_OK);
 }
 
+/* A request-based access (Rput, Rget, Raccumulate, Rget_accumulate) needs a passive-target epoch
+ * on its target (MPI 3.1 §11.3.5): a fence or PSCW epoch that would cover a Put does not, and a
+ * refused one steps nothing (the fence epoch stays free of accesses). */
+static void test_request_access_passive_only(void)
+{
+    rma_epochs w = fresh();
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_REQUEST_ACCESS, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FENCE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_REQUEST_ACCESS, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_FREE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_START, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_REQUEST_ACCESS, 2), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_COMPLETE, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_REQUEST_ACCESS, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_REQUEST_ACCESS, 1), USAGE_ARGS_RMA_OUTSIDE_EPOCH);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK, 2), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_LOCK_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_REQUEST_ACCESS, 3), USAGE_ARGS_OK);
+    /* a target outside the group is MPI's argument error, not an epoch's */
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_UNLOCK_ALL, -1), USAGE_ARGS_OK);
+    MG_CHECK_INT(rma_epochs_step(&w, RMA_EPOCHS_REQUEST_ACCESS, TARGETS), USAGE_ARGS_OK);
+}
+
 static void test_names(void)
 {
     MG_CHECK_STR(usage_args_problem_name(USAGE_ARGS_RMA_OUTSIDE_EPOCH), "rma_access_outside_epoch");
@@ -112,6 +136,7 @@ int main(void)
     MG_RUN(test_legal_epochs);
     MG_RUN(test_problems);
     MG_RUN(test_flush_outside_passive_epoch);
+    MG_RUN(test_request_access_passive_only);
     MG_RUN(test_names);
     MG_TEST_END();
 }

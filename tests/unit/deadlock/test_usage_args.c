@@ -126,6 +126,7 @@ static void test_names(void)
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_GROUP_FREED), "group_freed") == 0);
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_WIN_FREED), "win_freed") == 0);
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_MESSAGE_NULL), "message_null") == 0);
+    MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_TOPOLOGY_MISSING), "topology_missing") == 0);
     MG_CHECK(strcmp(usage_args_problem_name(USAGE_ARGS_PROBLEM_END), "unknown") == 0);
     for (uint32_t p = USAGE_ARGS_OK; p < USAGE_ARGS_PROBLEM_END; p++)
         MG_CHECK(usage_args_problem_name(p) != NULL && strcmp(usage_args_problem_name(p), "unknown") != 0);
