@@ -73,8 +73,10 @@ static int check_now(check_run *r, int ended)
 {
     if (!r->feed.det)
         return 0;
-    uint64_t now = check_feed_now();
-    int rc = deadlock_detector_check_now(r->feed.det, now, NULL);
+    /* at the end the mismatches held until a refusal can no longer come are reported: none can */
+    int rc = ended ? deadlock_detector_end(r->feed.det) : MG_ERROR_OK;
+    int rc2 = deadlock_detector_check_now(r->feed.det, check_feed_now(), NULL);
+    rc = rc ? rc : rc2;
     if (rc != MG_ERROR_OK) {
         if (!r->feed.broken)
             mg_log_warn("check: the wait-for analysis failed (%s)", mg_error_string(rc));

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -136,15 +137,94 @@ report_entry *report_replace_finding(report_doc *r, size_t i, const char *kind, 
     return f;
 }
 
-/* "ranks" is the set of ranks involved: a rank that takes part in two ways (a hang's culprit that
- * also waits, a check finding's two calls of one rank) is listed once. */
+/* The ranks of a finding's "ranks" array, hashed: the array's userdata, so that listing one more
+ * rank costs O(1) amortised instead of a scan of the array (a finding of 10^4 ranks would be
+ * quadratic). `listed` is the array length the set stands for: an array changed otherwise (a
+ * report loaded back) is hashed anew. */
+typedef struct rank_set {
+    size_t listed, n, cap; /* cap: 0 or a power of two, at least 2 n */
+    uint64_t *slots;       /* (uint32_t)rank + 1; 0 is free */
+} rank_set;
+
+static void rank_set_free(json_object *array, void *userdata)
+{
+    (void)array;
+    rank_set *s = userdata;
+    free(s->slots);
+    free(s);
+}
+
+/* The slot that holds key, or the free one where it goes (linear probing). */
+static size_t slot_of(const rank_set *s, uint64_t key)
+{
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 32) & (s->cap - 1);
+    while (s->slots[i] && s->slots[i] != key)
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+/* Adds rank to s: 1 when it is new, 0 when s holds it, MG_ERROR_ENOMEM (s unchanged). */
+static int set_add(rank_set *s, int rank)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        rank_set bigger = {.listed = s->listed, .n = s->n, .cap = s->cap ? 2 * s->cap : 64};
+        bigger.slots = calloc(bigger.cap, sizeof *bigger.slots);
+        if (!bigger.slots)
+            return MG_ERROR_ENOMEM;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slots[i])
+                bigger.slots[slot_of(&bigger, s->slots[i])] = s->slots[i];
+        free(s->slots);
+        *s = bigger;
+    }
+    uint64_t key = (uint64_t)(uint32_t)rank + 1;
+    size_t i = slot_of(s, key);
+    if (s->slots[i])
+        return 0;
+    s->slots[i] = key;
+    s->n++;
+    return 1;
+}
+
+/* The set of array `ranks`, made or brought up to date; NULL when out of memory. */
+static rank_set *set_of(json_object *ranks)
+{
+    rank_set *s = json_object_get_userdata(ranks);
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s)
+            return NULL;
+        json_object_set_userdata(ranks, s, rank_set_free);
+    }
+    size_t n = json_object_array_length(ranks);
+    if (s->listed == n)
+        return s;
+    if (s->slots)
+        memset(s->slots, 0, s->cap * sizeof *s->slots);
+    s->n = 0;
+    for (size_t i = 0; i < n; i++)
+        if (set_add(s, json_object_get_int(json_object_array_get_idx(ranks, i))) < 0)
+            return NULL;
+    s->listed = n;
+    return s;
+}
+
+/* "ranks" is the set of ranks involved, in the order they were first added: a rank that takes
+ * part in two ways (a hang's culprit that also waits, a check finding's two calls of one rank) is
+ * listed once. Out of memory for the set, the array is scanned instead. */
 void report_finding_add_rank(report_entry *f, int rank)
 {
     json_object *ranks = child(f, "ranks", json_type_array);
-    for (size_t i = 0; i < json_object_array_length(ranks); i++)
+    rank_set *s = set_of(ranks);
+    int added = s ? set_add(s, rank) : MG_ERROR_ENOMEM;
+    for (size_t i = 0; added < 0 && i < json_object_array_length(ranks); i++)
         if (json_object_get_int(json_object_array_get_idx(ranks, i)) == rank)
             return;
+    if (!added)
+        return;
     json_object_array_add(ranks, json_object_new_int(rank));
+    if (added > 0)
+        s->listed++;
 }
 
 static json_object *add_site(report_entry *f, int rank, const char *function, const char *file,

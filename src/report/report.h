@@ -41,6 +41,7 @@ report_entry *report_add_finding(report_doc *r, const char *kind, const char *su
  * it was added is written anew). Returns NULL when there is no finding i or out of memory. */
 report_entry *report_replace_finding(report_doc *r, size_t i, const char *kind,
                                      const char *summary);
+/* Lists rank in the finding's "ranks", once, in the order of first addition; O(1) amortised. */
 void report_finding_add_rank(report_entry *f, int rank);
 /* A call site; file may be NULL and line 0 when unknown. */
 void report_finding_add_site(report_entry *f, int rank, const char *function, const char *file,

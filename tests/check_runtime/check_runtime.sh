@@ -26,6 +26,16 @@ dumped_job() {
     wait "$dump" || { cat "$TMP/records" "$TMP/dump.err" >&2; fail "not every stream of $* ended"; }
 }
 
+# interrupt PID: SIGINT to the mpiguard started in the background (setsid) as PID, which must end
+# within 60 s with the signal's status, 130.
+interrupt() {
+    kill -INT "$1"
+    wait_ended "$1" 60 || { kill -KILL -- -"$1"; fail "mpiguard did not end within 60 s of SIGINT"; }
+    wait "$1"
+    local status=$?
+    [ $status -eq 130 ] || { cat "$TMP/stderr" >&2; fail "mpiguard exited $status after SIGINT, expected 130"; }
+}
+
 case $case in
 deadlock)
     expect_status 82 "recv-recv deadlock" -- "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_recv_recv"
@@ -295,11 +305,7 @@ interrupted)
         sleep 0.1
     done
     sleep 3
-    kill -INT "$guard"
-    wait_ended $guard 60 || { kill -KILL -- -"$guard"; fail "mpiguard did not end within 60 s of SIGINT"; }
-    wait $guard
-    status=$?
-    [ $status -eq 130 ] || { cat "$TMP/stderr" >&2; fail "mpiguard exited $status after SIGINT, expected 130"; }
+    interrupt "$guard"
     expect_stderr "check: interrupted by signal 2 (Interrupt): the job was stopped; nothing found up to then"
     ! grep -q "ERROR" "$TMP/stderr" || { cat "$TMP/stderr" >&2; fail "a finding made of the interruption"; }
     json "
@@ -308,6 +314,31 @@ assert d['job']['outcome'] == 'interrupted', d['job']
 " || fail "report content"
     sleep 0.3
     no_leftovers "rt_ring 1000000"
+    ;;
+interrupted_mismatch)
+    # SIGINT to mpiguard soon after a collective mismatch both ranks then wait in: the finding,
+    # held for a second in case MPI refuses a call (COLL_FINDINGS_REFUSAL_NS), is reported at the
+    # end of the interrupted job, when no refusal can come any more.
+    marker="$TMP/reducing"
+    setsid "$MPIGUARD" check --report "$report" -- $launcher -n 2 "$PROGS/rt_reduce_roots" \
+        "$marker" >"$TMP/stdout" 2>"$TMP/stderr" &
+    guard=$!
+    for _ in $(seq 600); do [ -e "$marker" ] && break; sleep 0.05; done
+    [ -e "$marker" ] || { kill -INT "$guard"; wait $guard; fail "rank 0 never reached its MPI_Reduce"; }
+    sleep 0.2
+    interrupt "$guard"
+    expect_stderr "mpiguard: ERROR COLLECTIVE_MISMATCH"
+    line=$(grep -n MISMATCH-LINE "$(dirname "$0")/programs/rt_reduce_roots.c" | cut -d: -f1)
+    json "
+kinds = [f['kind'] for f in d['findings']]
+assert kinds == ['collective_mismatch'], kinds
+f = d['findings'][0]
+assert sorted(f['ranks']) == [0, 1] and f['evidence']['mismatch'] == ['root'], f
+assert all(s['function'] == 'MPI_Reduce' and s['line'] == $line for s in f['sites']), f['sites']
+assert d['job']['outcome'] == 'interrupted', d['job']
+" || { cat "$TMP/stderr" >&2; fail "report content"; }
+    sleep 0.3
+    no_leftovers rt_reduce_roots
     ;;
 leaves)
     # A tree of detectors (--detector-leaves 2: ranks 0-1 and 2-3 each under an agent and a leaf

@@ -992,8 +992,16 @@ int call_model_process(deadlock_detector *det, const check_event *ev)
         return report_invalid(det, ev);
     }
     if (ev->func == CHECK_EVENT_FN_EXIT) {
-        call_model_terminate(det, ev->rank, DETECTOR_STATE_LIFE_LOST, ev->func, ev->callsite);
-        return lifecycle_exited(det, ev);
+        /* A return from main has no call (libc's start code calls exit): the rank's last MPI
+         * call, which the capture records, names where it ended instead. */
+        check_event end = *ev;
+        const detector_state_rank *rs = &det->ranks[ev->rank];
+        if (!end.callsite && rs->callsite) {
+            end.func = rs->func;
+            end.callsite = rs->callsite;
+        }
+        call_model_terminate(det, ev->rank, DETECTOR_STATE_LIFE_LOST, end.func, end.callsite);
+        return lifecycle_exited(det, &end);
     }
     if (ev->func == CHECK_EVENT_FN_HANDLE_LEAK) {
         return lifecycle_handles_leaked(det, ev);

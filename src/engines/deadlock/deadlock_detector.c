@@ -304,6 +304,11 @@ int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_
     return rc;
 }
 
+int deadlock_detector_end(deadlock_detector *det)
+{
+    return det ? coll_findings_release(det, 1, UINT64_MAX) : MG_ERROR_EINVAL;
+}
+
 int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det)
 {
     return det && det->live > 0 && det->blocked == det->live;

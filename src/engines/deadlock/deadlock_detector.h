@@ -55,6 +55,10 @@ int deadlock_detector_process_lost(deadlock_detector *det, int32_t rank, uint64_
  * the last Finalize, queue growth). New findings are appended; *n_new (may be NULL) gets their
  * number. Errors: MG_ERROR_ENOMEM (findings found before the failure are kept). */
 int deadlock_detector_check_now(deadlock_detector *det, uint64_t now, size_t *n_new);
+/* Every record of the job is in (it ended, or mpiguard was interrupted): no refusal can come any
+ * more, so the collective mismatches still held for one (COLL_FINDINGS_REFUSAL_NS) are appended to
+ * the findings. Errors: MG_ERROR_EINVAL (det NULL), MG_ERROR_ENOMEM (that one dropped). */
+int deadlock_detector_end(deadlock_detector *det);
 
 /* Trigger inputs. */
 int deadlock_detector_is_every_live_process_blocked(const deadlock_detector *det);

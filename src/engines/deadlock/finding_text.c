@@ -262,7 +262,12 @@ static void lifecycle_text(const dl_finding *f, const char *call, char *buf, siz
                  finding_text_call_name(&f->calls[0]));
         break;
     default:
-        snprintf(buf, len, "rank %d ended without calling MPI_Finalize", rank);
+        if (f->calls[0].func == CHECK_EVENT_FN_EXIT)
+            snprintf(buf, len, "rank %d ended without calling MPI_Finalize", rank);
+        else /* no exit() call (a return from main): named at its last call instead */
+            snprintf(buf, len,
+                     "rank %d ended without calling MPI_Finalize; its last MPI call checked was %s",
+                     rank, finding_text_call_name(&f->calls[0]));
         break;
     }
 }

@@ -36,7 +36,8 @@ int lifecycle_handles_leaked(deadlock_detector *det, const check_event *ev);
 /* rank entered MPI_Finalize: its pending requests, unfreed communicators and windows are reported,
  * one finding per creation site with its count; after the last rank, the sends never received. */
 int lifecycle_finalized(deadlock_detector *det, int32_t rank);
-/* The record of a process that exits without MPI_Finalize (CHECK_EVENT_FN_EXIT): reported, once the
+/* The record of a process that exits without MPI_Finalize (CHECK_EVENT_FN_EXIT; without a call
+ * site, a return from main, the model passes the rank's last call instead): reported, once the
  * model has terminated the rank (call_model_terminate, which the model calls first). */
 int lifecycle_exited(deadlock_detector *det, const check_event *ev);
 

@@ -1,8 +1,8 @@
 /* Rank 1 returns from main without calling MPI_Finalize, after its last collective: an exit,
- * not a crash (no signal). Issue 28 item 3.
+ * not a crash (no signal), named at that collective (a return has no call). Issue 28 item 3.
  * np: 2
  * mpi: completes abort hang
- * expect: no_finalize ranks 1
+ * expect: no_finalize ranks 1 line 14
  */
 #include <mpi.h>
 

@@ -3,8 +3,8 @@
  * np: 2
  * slice: mpich
  * mpi: completes abort hang
- * expect: no_finalize ranks 0
- * expect: no_finalize ranks 1
+ * expect: no_finalize ranks 0 line 16
+ * expect: no_finalize ranks 1 line 16
  */
 #include <mpi.h>
 

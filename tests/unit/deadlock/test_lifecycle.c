@@ -6,6 +6,7 @@
 
 #include "deadlock_detector.h"
 #include "dl_stream.h"
+#include "finding_text.h"
 #include "lifecycle.h"
 #include "mpi_function_ids.h"
 #include "mg_test.h"
@@ -233,6 +234,42 @@ static void test_exit_without_finalize(void)
     st_check(&s);
     st_find(&s, DL_FINDING_STUCK_ON_TERMINATED, &n);
     MG_CHECK_INT(n, 1);
+    st_close(&s);
+}
+
+/* Rank 0 calls exit() after its Barrier, rank 1 returns from main, whose exit record has no call
+ * site (libc calls exit): rank 1's finding names its last MPI call, the Barrier, at its site, and
+ * says so; rank 0's names its exit(). */
+static void test_return_from_main_at_last_call(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    for (int kind = CHECK_EVENT_EV_ENTER; kind <= CHECK_EVENT_EV_EXIT; kind++) {
+        for (int32_t r = 0; r < 2; r++) {
+            check_event ev = st_event(kind, r, CHECK_EVENT_FN_BARRIER);
+            ev.callsite = 0x400 + (uint64_t)r;
+            st_feed(&s, &ev);
+        }
+    }
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_EXIT);
+    ev.callsite = 0x500;
+    st_feed(&s, &ev);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_EXIT);
+    ev.callsite = 0;
+    st_feed(&s, &ev);
+    size_t n;
+    const dl_finding *f = problem_found(&s, DL_FINDING_LIFECYCLE_NO_FINALIZE, &n);
+    MG_CHECK_INT(n, 2);
+    char text[256];
+    finding_text_summary(f - 1, text, sizeof text);
+    MG_CHECK_STR(text, "rank 0 ended without calling MPI_Finalize");
+    MG_CHECK(f[-1].calls[0].func == CHECK_EVENT_FN_EXIT && f[-1].calls[0].callsite == 0x500);
+    MG_CHECK(f->calls[0].rank == 1 && f->calls[0].func == CHECK_EVENT_FN_BARRIER);
+    MG_CHECK_INT(f->calls[0].callsite, 0x401);
+    finding_text_summary(f, text, sizeof text);
+    MG_CHECK_STR(text,
+                 "rank 1 ended without calling MPI_Finalize; its last MPI call checked was "
+                 "MPI_Barrier");
     st_close(&s);
 }
 
@@ -623,6 +660,7 @@ int main(void)
     MG_RUN(test_handle_leaks);
     MG_RUN(test_lost_messages);
     MG_RUN(test_exit_without_finalize);
+    MG_RUN(test_return_from_main_at_last_call);
     MG_RUN(test_ended_inside_invalid_call);
     MG_RUN(test_lost_with_records_held);
     MG_RUN(test_error_with_records_held);

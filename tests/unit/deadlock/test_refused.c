@@ -753,6 +753,24 @@ static void test_coll_mismatch_analysed_before_exit(void)
     coll_mismatch_analysed_before_exit(0);
 }
 
+/* The job ends (or mpiguard is interrupted) with ranks 0 and 1 inside their disagreeing Bcasts
+ * before the hold ran out: the analysis at the end still holds the mismatch, and the end of the
+ * stream, after which no refusal can come, reports it with both lines. */
+static void test_coll_mismatch_held_at_end(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    bcast_from(&s, 0, 0);
+    bcast_from(&s, 1, 1);
+    st_check(&s);
+    MG_CHECK_INT(mismatch_lists(&s, NULL, NULL, 0), 0);
+    MG_CHECK_INT(deadlock_detector_end(s.det), MG_ERROR_OK);
+    MG_CHECK_INT(mismatch_lists(&s, (const int32_t[]){0, 1}, (const int32_t[]){0, 1}, 2), 1);
+    MG_CHECK_INT(sizes(&s).mismatch_due, 0);
+    MG_CHECK_INT(deadlock_detector_end(NULL), MG_ERROR_EINVAL);
+    st_close(&s);
+}
+
 /* A refused Ibcast made no request and no arrival: rank 0's next Ibcast fills the slot, and no
  * request is left for Finalize to report. */
 static void test_refused_icoll(void)
@@ -822,5 +840,6 @@ int main(void)
     MG_RUN(test_refused_coll_mismatch);
     MG_RUN(test_accepted_coll_mismatch);
     MG_RUN(test_coll_mismatch_analysed_before_exit);
+    MG_RUN(test_coll_mismatch_held_at_end);
     MG_TEST_END();
 }

@@ -145,6 +145,38 @@ static void lists_a_rank_once(void)
     report_destroy(r);
 }
 
+/* A finding of 10^5 ranks (a collective mismatch of a large job), each added twice: listed once
+ * each, in the order of their first addition; a report loaded back lists none a second time. */
+static void lists_many_ranks_once(void)
+{
+    enum { MANY = 100000, STRIDE = 7919 }; /* coprime: i * STRIDE % MANY visits each rank once */
+    report_doc *r = sample_report();
+    report_entry *f = report_add_finding(r, "collective_mismatch", "ranks 0-99999");
+    for (long i = 0; i < MANY; i++)
+        report_finding_add_rank(f, (int)(i * STRIDE % MANY));
+    for (int rank = MANY - 1; rank >= -1; rank--)
+        report_finding_add_rank(f, rank);
+    json_object *ranks = json_object_object_get(f, "ranks");
+    MG_CHECK_INT((int)json_object_array_length(ranks), MANY + 1);
+    long wrong = 0;
+    for (long i = 0; i < MANY; i++)
+        wrong += json_object_get_int(json_object_array_get_idx(ranks, (size_t)i)) != i * STRIDE % MANY;
+    MG_CHECK_INT((int)wrong, 0);
+    MG_CHECK_INT(json_object_get_int(json_object_array_get_idx(ranks, MANY)), -1);
+    char err[256];
+    report_doc *back = NULL;
+    MG_CHECK_INT(report_write(r, path_in_dir("many.json"), err, sizeof err), MG_ERROR_OK);
+    MG_CHECK_INT(report_load(path_in_dir("many.json"), &back, err, sizeof err), MG_ERROR_OK);
+    report_entry *loaded = report_finding(back, 1);
+    report_finding_add_rank(loaded, STRIDE);
+    report_finding_add_rank(loaded, MANY);
+    ranks = json_object_object_get(loaded, "ranks");
+    MG_CHECK_INT((int)json_object_array_length(ranks), MANY + 2);
+    MG_CHECK_INT(json_object_get_int(json_object_array_get_idx(ranks, MANY + 1)), MANY);
+    report_destroy(back);
+    report_destroy(r);
+}
+
 static int load_text(const char *text, char *err)
 {
     FILE *f = fopen(path_in_dir("bad.json"), "w");
@@ -359,6 +391,7 @@ int main(void)
     MG_RUN(renders_text_banner_and_dot);
     MG_RUN(replaces_a_finding);
     MG_RUN(lists_a_rank_once);
+    MG_RUN(lists_many_ranks_once);
     MG_RUN(load_rejects_what_is_not_a_report);
     MG_RUN(validates_observation);
     MG_RUN(class_table_is_complete);
