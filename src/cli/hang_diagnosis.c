@@ -133,6 +133,7 @@ typedef struct hang_account {
     size_t nfaulty;
     int *named; /* the search's culprits, n of room */
     size_t nnamed;
+    enum hang_culprit_reason reason;
     json_object *culprit;
     char chain[1024];
 } hang_account;
@@ -194,6 +195,7 @@ static void account_culprit(const job_session *js, hang_account *a)
             .culprits = a->named, .direct = lists, .through = lists + n};
         if (hang_account_chain(a->facts, functions, waits, n, c) == MG_ERROR_OK) {
             a->nnamed = c->nculprits;
+            a->reason = c->reason;
             snprintf(a->chain, sizeof a->chain, "%s", c->text);
             a->culprit = json_object_new_object();
             json_object_object_add(a->culprit, "ranks", ranks_json(c->culprits, c->nculprits));
@@ -212,7 +214,7 @@ static void account_culprit(const job_session *js, hang_account *a)
     free(lists);
     if (a->computation || a->nnamed == 0)
         return;
-    hang_account_rerank(a->views, a->facts, a->faulty, a->nfaulty, a->named, a->nnamed);
+    hang_account_rerank(a->views, a->reason, a->faulty, a->nfaulty, a->named, a->nnamed);
     a->faulty = a->named;
     a->nfaulty = a->nnamed;
 }
@@ -240,7 +242,7 @@ static void add_hang_finding(cli_session *s, const hang_probes *p, hang_account 
     json_object_object_add(ev, "per_rank", a->per_rank);
     hang_stack_tree_to_finding(a->tree, f);
     char suggestion[512];
-    hang_account_suggestion(a->computation, a->faulty, a->nfaulty, a->views, a->facts, suggestion,
+    hang_account_suggestion(a->computation, a->faulty, a->nfaulty, a->views, suggestion,
                             sizeof suggestion);
     report_finding_set_suggestion(f, suggestion);
     report_render_finding_banner(f, stderr);

@@ -144,16 +144,17 @@ bool hang_account_named(const int *ranks, size_t n, int r)
     return false;
 }
 
-void hang_account_rerank(struct hang_account_view *views, const struct hang_culprit_rank *facts,
+void hang_account_rerank(struct hang_account_view *views, enum hang_culprit_reason reason,
                          const int *faulty, size_t nfaulty, const int *named, size_t nnamed)
 {
+    bool computes = reason == HANG_CULPRIT_IN_HANDLER || reason == HANG_CULPRIT_SPINNING;
+    bool waits = reason == HANG_CULPRIT_BEHIND || reason == HANG_CULPRIT_WAITED_ON;
     for (size_t i = 0; i < nfaulty; i++)
         if (views[faulty[i]].state == HANG_ACCOUNT_COMPUTING &&
-            !hang_account_named(named, nnamed, faulty[i]))
+            (waits || !hang_account_named(named, nnamed, faulty[i])))
             views[faulty[i]].state = HANG_ACCOUNT_IN_MPI;
-    for (size_t i = 0; i < nnamed; i++)
-        if (facts[named[i]].in_handler || facts[named[i]].spun)
-            views[named[i]].state = HANG_ACCOUNT_COMPUTING;
+    for (size_t i = 0; computes && i < nnamed; i++)
+        views[named[i]].state = HANG_ACCOUNT_COMPUTING;
 }
 
 const char *hang_account_reason_name(enum hang_culprit_reason reason)
@@ -238,20 +239,18 @@ int hang_account_chain(const struct hang_culprit_rank *facts, const char *const 
 }
 
 void hang_account_suggestion(bool computation, const int *faulty, size_t nfaulty,
-                             const struct hang_account_view *views,
-                             const struct hang_culprit_rank *facts, char *text, size_t len)
+                             const struct hang_account_view *views, char *text, size_t len)
 {
     if (computation && nfaulty > 0) {
         snprintf(text, len,
                  "rank %d never returns to MPI from %s(): look at what it waits for or loops on",
                  faulty[0], views[faulty[0]].what);
     } else if (nfaulty > 0) {
-        const struct hang_culprit_rank *held_by = facts ? &facts[faulty[0]] : NULL;
         snprintf(text, len,
                  views[faulty[0]].state == HANG_ACCOUNT_STOPPED
                      ? "rank %d holds the others: it is stopped inside %s (SIGSTOP, a debugger, a "
                        "frozen node)"
-                 : !held_by || held_by->spun || held_by->in_handler
+                 : views[faulty[0]].state == HANG_ACCOUNT_COMPUTING
                      ? "rank %d holds the others: it spins inside %s while they wait (a signal "
                        "handler or callback that never returns)"
                      : "rank %d holds the others: they wait on it, and it waits in %s for what "

@@ -95,21 +95,22 @@ enum hang_account_state hang_account_at_death(int r, int dead_rank, bool in_mpi)
 /* Whether rank r is one of the n of ranks. */
 bool hang_account_named(const int *ranks, size_t n, int r);
 
-/* In a communication hang with culprits named by the search (named, nnamed > 0), the search's
- * rules rank the watch's evidence (a stopped rank before one that spins: the master of a
+/* In a communication hang with culprits named by the search (named, nnamed > 0, for reason), the
+ * search's rules rank the watch's evidence (a stopped rank before one that spins: the master of a
  * master/worker job polls, and spins, while it waits): a faulty rank of the watch told computing
- * that the search does not name is told waiting in MPI, a named one that spun or computes in a
- * handler is told computing. The faulty ranks are then the named ones. */
-void hang_account_rerank(struct hang_account_view *views, const struct hang_culprit_rank *facts,
+ * that the search does not name, or names as one that waits (behind, waited on: its spin was
+ * its wait's busy-polling), is told waiting in MPI; the named ones are told computing when they
+ * spin or compute in a handler. The faulty ranks are then the named ones. */
+void hang_account_rerank(struct hang_account_view *views, enum hang_culprit_reason reason,
                          const int *faulty, size_t nfaulty, const int *named, size_t nnamed);
 
 /* The report's name of a culprit reason ("stopped", "spinning", ...). */
 const char *hang_account_reason_name(enum hang_culprit_reason reason);
 
-/* The suggestion of a hang finding: what the first faulty rank (faulty[0], nfaulty may be 0) does,
- * by the hang's type, into text (cut to len). facts may be NULL. */
+/* The suggestion of a hang finding: what the first faulty rank (faulty[0], nfaulty may be 0) does
+ * as its view tells it (stopped, computing, waiting), by the hang's type, into text (cut to len).
+ */
 void hang_account_suggestion(bool computation, const int *faulty, size_t nfaulty,
-                             const struct hang_account_view *views,
-                             const struct hang_culprit_rank *facts, char *text, size_t len);
+                             const struct hang_account_view *views, char *text, size_t len);
 
 #endif

@@ -155,48 +155,6 @@ static size_t sole_sink(const struct hang_culprit_rank *ranks, size_t n, const s
     return held;
 }
 
-/* Marks the live ranks that pick(rank) selects; returns how many. */
-static size_t mark(const struct hang_culprit_rank *ranks, size_t n, uint8_t *links,
-                   bool (*pick)(const struct hang_culprit_rank *, uint64_t), uint64_t arg)
-{
-    size_t count = 0;
-    for (size_t r = 0; r < n; r++) {
-        bool picked = ranks[r].live && pick(&ranks[r], arg);
-        links[r] = picked ? HANG_CULPRIT_IS_CULPRIT : HANG_CULPRIT_UNLINKED;
-        count += picked;
-    }
-    return count;
-}
-
-static bool is_outside(const struct hang_culprit_rank *k, uint64_t unused)
-{
-    (void)unused;
-    return !k->in_mpi;
-}
-
-static bool is_stopped(const struct hang_culprit_rank *k, uint64_t unused)
-{
-    (void)unused;
-    return k->stopped;
-}
-
-static bool is_in_handler(const struct hang_culprit_rank *k, uint64_t unused)
-{
-    (void)unused;
-    return k->in_handler;
-}
-
-static bool is_spinning(const struct hang_culprit_rank *k, uint64_t unused)
-{
-    (void)unused;
-    return k->spun;
-}
-
-static bool entered_only(const struct hang_culprit_rank *k, uint64_t fewest)
-{
-    return k->collectives_known && k->collectives == fewest;
-}
-
 /* The fewest world collectives a live rank entered, when another entered more; UINT64_MAX when
  * all are level or none is known. */
 static uint64_t fewest_collectives(const struct hang_culprit_rank *ranks, size_t n)
@@ -208,6 +166,89 @@ static uint64_t fewest_collectives(const struct hang_culprit_rank *ranks, size_t
             most = ranks[r].collectives > most ? ranks[r].collectives : most;
         }
     return fewest < most ? fewest : UINT64_MAX;
+}
+
+/* What the rules of a rank's conduct judge: the ranks, and the fewest world collectives a live
+ * rank entered (fewest_collectives). */
+struct conduct {
+    const struct hang_culprit_rank *ranks;
+    size_t n;
+    uint64_t fewest;
+};
+
+/* Marks the live ranks that pick(c, rank) selects; returns how many. */
+static size_t mark(const struct conduct *c, uint8_t *links,
+                   bool (*pick)(const struct conduct *, size_t))
+{
+    size_t count = 0;
+    for (size_t r = 0; r < c->n; r++) {
+        bool picked = c->ranks[r].live && pick(c, r);
+        links[r] = picked ? HANG_CULPRIT_IS_CULPRIT : HANG_CULPRIT_UNLINKED;
+        count += picked;
+    }
+    return count;
+}
+
+static bool is_outside(const struct conduct *c, size_t r)
+{
+    return !c->ranks[r].in_mpi;
+}
+
+static bool is_stopped(const struct conduct *c, size_t r)
+{
+    return c->ranks[r].stopped;
+}
+
+static bool is_in_handler(const struct conduct *c, size_t r)
+{
+    return c->ranks[r].in_handler;
+}
+
+/* Whether rank q's call may be the one that completes rank k's point-to-point wait: q is not
+ * blocked in MPI, its wait is not known, or it may exchange with k (a peer k, any source). A rank
+ * in a world collective exchanges with no one outside it. */
+static bool may_meet(const struct hang_culprit_rank *q, size_t k)
+{
+    if (!q->live || !q->in_mpi || q->wait == HANG_CULPRIT_WAIT_UNKNOWN)
+        return true;
+    if (q->world_collective)
+        return false;
+    bool meets = q->wait == HANG_CULPRIT_WAIT_ALL;
+    for (size_t i = 0; q->wait == HANG_CULPRIT_WAIT_PEERS && i < q->npeers; i++)
+        meets = meets || (size_t)q->peers[i] == k;
+    return meets;
+}
+
+/* Whether rank r's published wait is for what has not come: a world collective some live rank has
+ * not entered, or point-to-point peers (every other rank for any source) none of which may meet
+ * it. Such a rank waits, whatever its CPU: Open MPI's waits busy-poll, and a waiting rank's slices
+ * read as a spinner's on a loaded node (issue 31: rank 1 of mn_behind.c named spinning in the
+ * allreduce rank 2 never entered). */
+static bool waits_unmet(const struct conduct *c, size_t r)
+{
+    const struct hang_culprit_rank *k = &c->ranks[r];
+    if (k->world_collective)
+        return k->collectives_known && c->fewest != UINT64_MAX && k->collectives > c->fewest;
+    bool unmet = k->wait == HANG_CULPRIT_WAIT_ALL     ? c->n > 1
+                 : k->wait == HANG_CULPRIT_WAIT_PEERS ? k->npeers > 0
+                                                      : false;
+    for (size_t i = 0; unmet && k->wait == HANG_CULPRIT_WAIT_PEERS && i < k->npeers; i++)
+        unmet = !may_meet(&c->ranks[k->peers[i]], r);
+    for (size_t q = 0; unmet && k->wait == HANG_CULPRIT_WAIT_ALL && q < c->n; q++)
+        unmet = q == r || !may_meet(&c->ranks[q], r);
+    return unmet;
+}
+
+/* The watch saw it spin inside MPI, and its wait does not explain that: a handler or callback
+ * whose frames were not read, in a call that could have completed. */
+static bool is_spinning(const struct conduct *c, size_t r)
+{
+    return c->ranks[r].spun && !waits_unmet(c, r);
+}
+
+static bool entered_only(const struct conduct *c, size_t r)
+{
+    return c->ranks[r].collectives_known && c->ranks[r].collectives == c->fewest;
 }
 
 /* Sets links[] of the ranks that wait on a culprit: directly (an edge to it, or to everyone),
@@ -292,16 +333,16 @@ static void first_rule(const struct hang_culprit_rank *ranks, size_t n, size_t l
 {
     struct {
         enum hang_culprit_reason reason;
-        bool (*pick)(const struct hang_culprit_rank *, uint64_t);
+        bool (*pick)(const struct conduct *, size_t);
     } const rules[] = {{HANG_CULPRIT_STOPPED, is_stopped},
                        {HANG_CULPRIT_OUTSIDE, is_outside},
                        {HANG_CULPRIT_IN_HANDLER, is_in_handler},
                        {HANG_CULPRIT_SPINNING, is_spinning},
                        {HANG_CULPRIT_BEHIND, entered_only}};
-    uint64_t fewest = fewest_collectives(ranks, n);
+    const struct conduct c = {.ranks = ranks, .n = n, .fewest = fewest_collectives(ranks, n)};
     *out = (struct hang_culprit_result){.reason = HANG_CULPRIT_NONE};
     for (size_t i = 0; i < sizeof rules / sizeof *rules && !out->nculprits; i++) {
-        size_t count = mark(ranks, n, links, rules[i].pick, fewest);
+        size_t count = mark(&c, links, rules[i].pick);
         if (count > 0 && count < live)
             *out = (struct hang_culprit_result){.reason = rules[i].reason, .nculprits = count};
     }

@@ -28,7 +28,9 @@ struct hang_culprit_rank {
     bool in_handler; /* its innermost frames are a signal handler or application code above the
                         MPI call: it computes there, it does not wait */
     bool collectives_known;
-    uint64_t collectives; /* collectives entered on the world */
+    uint64_t collectives;  /* collectives entered on the world */
+    bool world_collective; /* its call is a collective on MPI_COMM_WORLD itself, the last of those
+                              `collectives` counts (wait ALL, or PEERS: its root) */
     enum hang_culprit_wait wait;
     size_t npeers;
     int peers[HANG_CULPRIT_MAX_PEERS];
@@ -60,7 +62,9 @@ struct hang_culprit_result {
 };
 
 /* Finds the culprits of a hang among n ranks, by the first rule that singles out fewer ranks than
- * are live: a rank's own conduct (stopped, then outside MPI, in a handler, spinning), the
+ * are live: a rank's own conduct (stopped, then outside MPI, in a handler, spinning: spun, unless
+ * its published wait is for what has not come, a world collective some live rank has not entered,
+ * or point-to-point peers each blocked in a call that does not exchange with it), the
  * collective epoch (the ranks that entered the fewest world collectives, when others wait in a
  * later one), the wait-for relation (the one sink of its condensation, when it is not every live
  * rank). links[r] (n of them) says how each rank relates to the culprits: through the wait-for

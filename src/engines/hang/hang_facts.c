@@ -105,10 +105,12 @@ static void published_wait(const rank_state *state, int r, struct hang_culprit_r
 {
     uint32_t on = atomic_load_explicit(&state->wait_on, memory_order_relaxed);
     int peer = atomic_load_explicit(&state->wait_peer, memory_order_relaxed);
-    bool world = hang_facts_world_like(
+    int comm = hang_facts_world_index(
         state, atomic_load_explicit(&state->wait_comm, memory_order_relaxed));
+    bool world = comm >= 0;
     out->collectives_known = true;
     out->collectives = atomic_load_explicit(&state->world_collectives, memory_order_relaxed);
+    out->world_collective = comm == 0 && (on == RANK_STATE_WAIT_ALL || on == RANK_STATE_WAIT_ROOT);
     out->wait = HANG_CULPRIT_WAIT_UNKNOWN;
     if (on == RANK_STATE_WAIT_REQUESTS) {
         posted_peers(state, out);

@@ -6,6 +6,7 @@
 #include "mg_test.h"
 #include "rank_state.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void ranks_are_judged_from_the_last_scan(void)
@@ -132,27 +133,77 @@ static void the_suggestion_follows_the_hang_type(void)
                                          {HANG_ACCOUNT_STOPPED, "MPI_Send"}};
     char text[512];
     int first[1] = {0}, second[1] = {1};
-    hang_account_suggestion(true, first, 1, views, NULL, text, sizeof text);
+    hang_account_suggestion(true, first, 1, views, text, sizeof text);
     MG_CHECK(strstr(text, "rank 0 never returns to MPI from solve()") == text);
-    hang_account_suggestion(false, second, 1, views, NULL, text, sizeof text);
+    hang_account_suggestion(false, second, 1, views, text, sizeof text);
     MG_CHECK(strstr(text, "rank 1 holds the others: it is stopped inside MPI_Send") == text);
-    hang_account_suggestion(false, second, 0, views, NULL, text, sizeof text);
+    hang_account_suggestion(false, second, 0, views, text, sizeof text);
     MG_CHECK(strstr(text, "every rank waits inside MPI") == text);
 }
 
-/* The watch named ranks 0 and 1 (both seen spinning); the search names rank 1 alone, which spun:
- * rank 0 is told waiting again, rank 1 computing. */
+/* The watch named ranks 0 and 1 (both seen spinning); the search names rank 1 alone, spinning:
+ * rank 0 is told waiting again, rank 1 computing. Named behind instead, rank 1 is told waiting
+ * too: it spun busy-polling its wait. */
 static void the_search_reranks_the_watchs_culprits(void)
 {
     struct hang_account_view views[3] = {{HANG_ACCOUNT_COMPUTING, "MPI_Test"},
                                          {HANG_ACCOUNT_IN_MPI, "MPI_Recv"},
                                          {HANG_ACCOUNT_IN_MPI, "MPI_Recv"}};
-    struct hang_culprit_rank facts[3] = {{.spun = true}, {.spun = true}, {0}};
     int faulty[2] = {0, 1}, named[1] = {1};
-    hang_account_rerank(views, facts, faulty, 2, named, 1);
+    hang_account_rerank(views, HANG_CULPRIT_SPINNING, faulty, 2, named, 1);
     MG_CHECK_INT(views[0].state, HANG_ACCOUNT_IN_MPI);
     MG_CHECK_INT(views[1].state, HANG_ACCOUNT_COMPUTING);
     MG_CHECK_INT(views[2].state, HANG_ACCOUNT_IN_MPI);
+    hang_account_rerank(views, HANG_CULPRIT_BEHIND, faulty, 2, named, 1);
+    MG_CHECK_INT(views[1].state, HANG_ACCOUNT_IN_MPI);
+}
+
+/* The CI run of issue 31 (tests/multinode multinode_hang-culprit_openmpi, mn_behind.c): ranks 0 and
+ * 1 wait in collective 1 on the world, rank 2 in a receive from rank 0 that never comes, 0
+ * collectives entered. Open MPI's waits busy-poll, and the watch named rank 1 for its CPU (long
+ * slices in every gap); its published wait explains it: rank 2 never entered that collective. The
+ * culprit is rank 2, and rank 1 is told waiting. */
+static void a_busy_rank_whose_wait_is_explained_waits(void)
+{
+    static rank_state segs[3];
+    const char *functions[3] = {"MPI_Allreduce", "MPI_Allreduce", "MPI_Recv"};
+    struct hang_account_view views[3];
+    struct hang_culprit_rank facts[3];
+    struct hang_account_wait waits[3];
+    for (int r = 0; r < 3; r++) {
+        rank_state *s = &segs[r];
+        s->size = 3;
+        s->world_like[0] = 0x44000000;
+        s->world_like_count = 1;
+        s->wait_comm = 0x44000000;
+        s->wait_on = r < 2 ? RANK_STATE_WAIT_ALL : RANK_STATE_WAIT_PEER;
+        s->wait_peer = r < 2 ? RANK_STATE_PEER_ANY : 0;
+        s->wait_tag = r < 2 ? RANK_STATE_TAG_ANY : 7;
+        s->world_collectives = r < 2 ? 1 : 0;
+        struct hang_diag_rank seen = {.func = -1, .counter_known = true, .counter = 3};
+        struct hang_account_rank judged = hang_account_judge(&seen, r == 1, false, false, false,
+                                                             r > 0);
+        rank_stack st = {0};
+        snprintf(st.mpi_function, sizeof st.mpi_function, "%s", functions[r]);
+        hang_facts_rank(&judged.watch, &st, "mn_behind", s, r, &facts[r]);
+        views[r] = (struct hang_account_view){judged.state, functions[r]};
+        waits[r] = (struct hang_account_wait){s->wait_on, s->wait_tag};
+    }
+    MG_CHECK(facts[1].spun && views[1].state == HANG_ACCOUNT_COMPUTING);
+    int culprits[3], direct[3], through[3], faulty[1] = {1};
+    struct hang_account_chain c = {.culprits = culprits, .direct = direct, .through = through};
+    MG_CHECK_INT(hang_account_chain(facts, functions, waits, 3, &c), MG_ERROR_OK);
+    MG_CHECK_INT((int)c.nculprits, 1);
+    MG_CHECK_INT(c.culprits[0], 2);
+    MG_CHECK_STR(hang_account_reason_name(c.reason), "behind");
+    MG_CHECK_STR(c.text, "ranks 0-1 wait on rank 2 (MPI_Allreduce, collective 1 on "
+                         "MPI_COMM_WORLD); rank 2 entered fewer collectives than they did; it "
+                         "waits in MPI_Recv");
+    hang_account_rerank(views, c.reason, faulty, 1, c.culprits, c.nculprits);
+    char done[3] = {0}, line[300];
+    int group[3];
+    MG_CHECK(hang_account_roll_call(views, 3, done, group, line, sizeof line));
+    MG_CHECK_STR(line, "ranks 0-1 wait in MPI_Allreduce");
 }
 
 int main(void)
@@ -164,5 +215,6 @@ int main(void)
     MG_RUN(the_chain_names_the_culprit_and_its_waiters);
     MG_RUN(the_suggestion_follows_the_hang_type);
     MG_RUN(the_search_reranks_the_watchs_culprits);
+    MG_RUN(a_busy_rank_whose_wait_is_explained_waits);
     MG_TEST_END();
 }

@@ -184,6 +184,51 @@ static void handler_in_a_worker_holds_the_master(void)
     expect_links("dttC");
 }
 
+/* Open MPI's waits busy-poll: the watch may see any waiting rank spin (issue 31). Rank 1 spun in
+ * the world's collective 1, as rank 0 waits there, while rank 2 never entered it (a receive from
+ * rank 0): its wait explains its CPU, and rank 2 is the one behind. A receive whose source is in a
+ * world collective is explained too. Where every rank entered the collective, or its source may
+ * send to it, a rank that spun there spins (a handler whose frames were not read); one whose
+ * frames show the handler is named for them, whatever its wait. */
+static void a_rank_spinning_in_a_wait_not_met_waits(void)
+{
+    for (int r = 0; r < 3; r++)
+        ranks[r] = (struct hang_culprit_rank){.live = true,
+                                              .in_mpi = true,
+                                              .wait = HANG_CULPRIT_WAIT_ALL,
+                                              .collectives_known = true,
+                                              .collectives = 1,
+                                              .world_collective = true};
+    ranks[1].spun = true;
+    ranks[2] = waiting_on(0, -1);
+    ranks[2].collectives_known = true;
+    struct hang_culprit_result out = find(3);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_BEHIND);
+    MG_CHECK_INT(out.first, 2);
+    MG_CHECK_INT(out.nculprits, 1);
+    expect_links("ddC");
+    ranks[1].spun = false;
+    ranks[2].spun = true;
+    out = find(3);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_BEHIND);
+    MG_CHECK_INT(out.first, 2);
+    ranks[0].world_collective = false; /* rank 0 in a receive from any source: it may meet rank 2 */
+    out = find(3);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_SPINNING);
+    MG_CHECK_INT(out.first, 2);
+    ranks[0].world_collective = true;
+    ranks[2] = ranks[0]; /* every rank in collective 1 */
+    ranks[1].spun = true;
+    out = find(3);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_SPINNING);
+    MG_CHECK_INT(out.first, 1);
+    ranks[2].collectives = 0;
+    ranks[1].in_handler = true;
+    out = find(3);
+    MG_CHECK_INT(out.reason, HANG_CULPRIT_IN_HANDLER);
+    MG_CHECK_INT(out.first, 1);
+}
+
 static void bad_input(void)
 {
     struct hang_culprit_result out;
@@ -209,6 +254,7 @@ int main(void)
     MG_RUN(the_one_rank_everyone_waits_on);
     MG_RUN(two_ranks_waited_on_are_not_one_culprit);
     MG_RUN(handler_in_a_worker_holds_the_master);
+    MG_RUN(a_rank_spinning_in_a_wait_not_met_waits);
     MG_RUN(bad_input);
     MG_TEST_END();
 }

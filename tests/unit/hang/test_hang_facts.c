@@ -67,9 +67,11 @@ static void any_source_a_collective_and_roots(void)
     segment(&s, RANK_STATE_WAIT_PEER, RANK_STATE_PEER_ANY, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
     MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
+    MG_CHECK(!k.world_collective);
     segment(&s, RANK_STATE_WAIT_ALL, 0, WORLD);
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
     MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
+    MG_CHECK(k.world_collective);
     segment(&s, RANK_STATE_WAIT_ROOT, 2, WORLD); /* the root itself waits on every other rank */
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
     MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
@@ -77,6 +79,14 @@ static void any_source_a_collective_and_roots(void)
     hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
     MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_PEERS);
     MG_CHECK_INT(k.peers[0], 0);
+    MG_CHECK(k.world_collective);
+    /* a world-like duplicate's collectives are not the ones world_collectives counts */
+    segment(&s, RANK_STATE_WAIT_ALL, 0, SPLIT);
+    s.world_like[1] = SPLIT;
+    s.world_like_count = 2;
+    hang_facts_rank(&waiting, &st, "app", &s, 2, &k);
+    MG_CHECK_INT(k.wait, HANG_CULPRIT_WAIT_ALL);
+    MG_CHECK(!k.world_collective);
 }
 
 static void posted_requests_give_their_distinct_peers(void)
