@@ -20,26 +20,16 @@
  * neighbour. */
 enum { ONE = 1, EACH = -1 };
 
-/* A negative count among the per-neighbour counts of sides (int counts: no `_c` form is wrapped),
- * which capture_args_typed_check reads only against their datatypes. */
-static usage_args_problem counts_problem(const capture_args_typed sides[2])
-{
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < sides[k].n; i++)
-            if (((const int *)sides[k].counts)[i] < 0)
-                return USAGE_ARGS_COUNT_NEGATIVE;
-    return USAGE_ARGS_OK;
-}
-
 /* A neighbourhood collective's records (fn, mg: its ids). count: the send side's one count (0 for
  * the V and W forms), with buf and type its block for the argument checks (NULL and
  * MPI_DATATYPE_NULL where every neighbour has its own); sides: the send and receive datatype
  * arguments against the counts of the rank's neighbours (n ONE or EACH, set here from the rank's
- * out- or in-degree: a side towards no neighbour is not significant). A communicator the module
+ * out- or in-degree: a side towards no neighbour is not significant), with their blocks where
+ * places says they are. A communicator the module
  * never saw made (a graph topology's) is not captured, and said so once. */
 static void neighbor(uint16_t fn, mpi_function_ids_fn mg, int phase, int rc, MPI_Comm comm,
                      const void *buf, int64_t count, MPI_Datatype type, capture_args_typed sides[2],
-                     MPI_Request *request)
+                     const capture_args_place places[2], MPI_Request *request)
 {
     const capture_comm *c = capture_comm_find(comm);
     int in = 0, out = 0;
@@ -47,12 +37,10 @@ static void neighbor(uint16_t fn, mpi_function_ids_fn mg, int phase, int rc, MPI
     int topology = c && !c->remote_size && topology_degrees(comm, &in, &out);
     sides[0].n = sides[0].n == EACH ? out : out > 0;
     sides[1].n = sides[1].n == EACH ? in : in > 0;
-    usage_args_problem p = !c          ? USAGE_ARGS_OK
-                           : !topology ? USAGE_ARGS_TOPOLOGY_MISSING
-                                       : counts_problem(sides);
+    usage_args_problem p = c && !topology ? USAGE_ARGS_TOPOLOGY_MISSING : USAGE_ARGS_OK;
     int rejected = capture_args_reject(fn, phase, c, p, CHECK_EVENT_NO_ROOT, 0, count) ||
                    capture_args_coll(fn, phase, comm, c, 0, CHECK_EVENT_NO_ROOT, buf, count, type,
-                                     0, sides);
+                                     0, sides, places);
     if (rejected || !c) {
         if (request)
             capture_call_untracked(phase, rc, request);
@@ -86,7 +74,8 @@ static void neighbor(uint16_t fn, mpi_function_ids_fn mg, int phase, int rc, MPI
     {                                                                                              \
         (void)rb;                                                                                  \
         capture_args_typed sides[2] = {ONE_COUNT(sn, st), ONE_COUNT(rn, rt)};                      \
-        neighbor(CHECK_EVENT_FN_##Fn, MG_FN_##name, ph, rc, comm, sb, sn, st, sides,               \
+        capture_args_place places[2] = {{sb, NULL, 0}, {rb, NULL, 0}};                             \
+        neighbor(CHECK_EVENT_FN_##Fn, MG_FN_##name, ph, rc, comm, sb, sn, st, sides, places,       \
                  MG_MPI_BINDING_RQ_##mode);                                                        \
     }
 /* Neighbor_allgatherv: one block sent, a count per neighbour received. */
@@ -95,9 +84,9 @@ static void neighbor(uint16_t fn, mpi_function_ids_fn mg, int phase, int rc, MPI
                            const int rn[], const int rd[], MPI_Datatype rt,                        \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)rb, (void)rd;                                                                        \
         capture_args_typed sides[2] = {ONE_COUNT(sn, st), PER_NEIGHBOR(rn, &rt, 0)};               \
-        neighbor(CHECK_EVENT_FN_##Fn, MG_FN_##name, ph, rc, comm, sb, sn, st, sides,               \
+        capture_args_place places[2] = {{sb, NULL, 0}, {rb, rd, sizeof *rd}};                      \
+        neighbor(CHECK_EVENT_FN_##Fn, MG_FN_##name, ph, rc, comm, sb, sn, st, sides, places,       \
                  MG_MPI_BINDING_RQ_##mode);                                                        \
     }
 /* Neighbor_alltoallv (TYPES a datatype, REF &, PER 0; D the displacements' type) and
@@ -107,11 +96,11 @@ static void neighbor(uint16_t fn, mpi_function_ids_fn mg, int phase, int rc, MPI
                            void *rb, const int rn[], const D rd[], TYPES rt,                       \
                            MPI_Comm comm MG_MPI_BINDING_RQ_PARAM_##mode)                           \
     {                                                                                              \
-        (void)sb, (void)sd, (void)rb, (void)rd;                                                    \
         capture_args_typed sides[2] = {PER_NEIGHBOR(sn, REF st, PER),                              \
                                        PER_NEIGHBOR(rn, REF rt, PER)};                             \
+        capture_args_place places[2] = {{sb, sd, sizeof *sd}, {rb, rd, sizeof *rd}};               \
         neighbor(CHECK_EVENT_FN_##Fn, MG_FN_##name, ph, rc, comm, NULL, 0, MPI_DATATYPE_NULL,      \
-                 sides, MG_MPI_BINDING_RQ_##mode);                                                 \
+                 sides, places, MG_MPI_BINDING_RQ_##mode);                                         \
     }
 #define ALLTOALLV(name, Fn, mode) VECTORS(name, Fn, mode, int, MPI_Datatype, &, 0)
 #define ALLTOALLW(name, Fn, mode) VECTORS(name, Fn, mode, MPI_Aint, const MPI_Datatype *, , 1)
