@@ -314,7 +314,7 @@ int hang_watcher_run(hang_watcher *w, int *rc)
                         w->p->action == HANG_WATCHER_ACTION_KILL ? "stopping the job"
                                                                  : "the job runs on unwatched");
             if (w->p->action == HANG_WATCHER_ACTION_KILL)
-                job_stop(w->job->process);
+                job_stop(w->job->process, JOB_STOP_GRACE_SECONDS);
             return 0;
         }
         double now = mg_clock_seconds() - w->start;
@@ -396,7 +396,7 @@ int hang_watcher_act(job_session *job, const hang_watcher_params *p, const int *
     switch (p->action) {
     case HANG_WATCHER_ACTION_KILL:
         mg_log_warn("hang: stopping the job");
-        job_stop(job->process);
+        job_stop(job->process, JOB_STOP_GRACE_SECONDS);
         return 1;
     case HANG_WATCHER_ACTION_SIGNAL:
         for (int r = 0; r < job->nranks; r++)

@@ -346,15 +346,17 @@ static void cancel_slurm_job(const char *id)
     job_destroy(scancel);
 }
 
-int job_stop(job_handle *job)
+int job_stop(job_handle *job, double grace_s)
 {
     if (job->status >= 0)
         return MG_ERROR_OK;
-    if (job->slurm_job_id[0] && !job->launcher)
+    if (grace_s <= 0)
+        kill_everything(job);
+    else if (job->slurm_job_id[0] && !job->launcher)
         cancel_slurm_job(job->slurm_job_id);
     else
         kill(job->launcher, SIGTERM);
-    job->kill_deadline = mg_clock_seconds() + JOB_STOP_GRACE_SECONDS;
+    job->kill_deadline = grace_s > 0 ? mg_clock_seconds() + grace_s : 0;
     int finished = 0;
     while (!finished)
         job_wait(job, 1000, &finished);
@@ -386,7 +388,7 @@ void job_destroy(job_handle *job)
     if (!job)
         return;
     if (job->status < 0 && !job->attached)
-        job_stop(job);
+        job_stop(job, JOB_STOP_GRACE_SECONDS);
     if (job->pidfd >= 0)
         close(job->pidfd);
     free(job);

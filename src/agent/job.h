@@ -43,10 +43,12 @@ int job_attach(int launcher_pid, const char *slurm_job_id, job_handle **out, cha
  * a job attached to, once a signal let go of it (its exit status stays -1). */
 int job_wait(job_handle *job, int timeout_ms, int *finished);
 
-/* Asks the launcher to stop (SIGTERM) and, JOB_STOP_GRACE_SECONDS later, kills it and every rank
- * of the job that is still there (SIGKILL; stopped ranks included). Returns once the launcher
- * ended. */
-int job_stop(job_handle *job);
+/* Asks the launcher to stop (SIGTERM) and, grace_s later, kills it and every rank of the job that
+ * is still there (SIGKILL; stopped ranks included). Returns once the launcher ended. A caller that
+ * reads what the job leaves (a report, the ranks' last words) gives JOB_STOP_GRACE_SECONDS: Open
+ * MPI's mpirun alone takes a second to end its ranks. grace_s <= 0 kills at once, for a job whose
+ * end nobody reads. */
+int job_stop(job_handle *job, double grace_s);
 
 int job_launcher_pid(const job_handle *job);
 /* The job's status as a shell reports it: the exit code, or 128 + N when killed by signal N.

@@ -25,8 +25,9 @@ static char **capture_argv(char *const *argv, const char *out_path)
     return w;
 }
 
-int job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms, int *status,
-            int *timed_out, int *interrupted, char *err, size_t errlen)
+int job_run(char *const *argv, const char *token, const char *out_path, int timeout_ms,
+            double stop_grace_s, int *status, int *timed_out, int *interrupted, char *err,
+            size_t errlen)
 {
     char **w = NULL;
     if (out_path && !(w = capture_argv(argv, out_path)))
@@ -40,12 +41,15 @@ int job_run(char *const *argv, const char *token, const char *out_path, int time
     int finished = 0;
     *timed_out = 0;
     while (!finished) {
-        job_wait(job, 50, &finished);
-        if (!finished && timeout_ms > 0 && (mg_clock_seconds() - start) * 1e3 >= timeout_ms) {
+        /* job_wait returns at the job's end and handles signals itself, so one wait lasts to the
+         * timeout: waits in steps would stop the job up to a step late. */
+        double left_ms = timeout_ms > 0 ? timeout_ms - (mg_clock_seconds() - start) * 1e3 : 1000;
+        if (left_ms <= 0) {
             *timed_out = 1;
-            job_stop(job);
-            finished = 1;
+            job_stop(job, stop_grace_s);
+            break;
         }
+        job_wait(job, (int)left_ms + 1, &finished);
     }
     *status = job_exit_status(job);
     if (interrupted)

@@ -67,8 +67,8 @@ static int run_job(tester_jobs *x, char *const *argv, int limit_ms, int *status,
         snprintf(x->token, sizeof x->token, "collectives-%d-%ld", (int)getpid(), (long)time(NULL));
         setenv(MG_ENV_JOB_TOKEN, x->token, 1);
     }
-    return job_run(argv, x->token, x->running, limit_ms, status, hung, &x->interrupted, err,
-                   errlen);
+    return job_run(argv, x->token, x->running, limit_ms, JOB_STOP_GRACE_SECONDS, status, hung,
+                   &x->interrupted, err, errlen);
 }
 
 /* argv of a job: the user's launcher words, then tail (NULL-terminated). */

@@ -68,7 +68,8 @@ static int run(char *const *argv, const char *capture)
 {
     char err[512];
     int status, timed_out;
-    if (job_run(argv, NULL, capture, 0, &status, &timed_out, NULL, err, sizeof err)) {
+    if (job_run(argv, NULL, capture, 0, JOB_STOP_GRACE_SECONDS, &status, &timed_out, NULL, err,
+                sizeof err)) {
         fprintf(stderr, "mpiguard-cc: %s\n", err);
         return 127;
     }

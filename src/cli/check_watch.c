@@ -91,7 +91,7 @@ static int check_now(check_run *r, int ended)
 static void stop_job(check_run *r)
 {
     observe_ranks_job_stopped(r->feed.observer);
-    job_stop(r->s->job.process);
+    job_stop(r->s->job.process, JOB_STOP_GRACE_SECONDS);
     while (!job_session_wait(&r->s->job, 1000))
         ;
 }

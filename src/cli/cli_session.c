@@ -100,7 +100,7 @@ observe_ranks *cli_session_watch_ranks(cli_session *s)
     observe_ranks *o = observe_ranks_create(&s->job, observe_ranks_by_state, &s->job);
     if (!o) {
         mg_log_error("out of memory");
-        job_stop(s->job.process);
+        job_stop(s->job.process, JOB_STOP_GRACE_SECONDS);
         return NULL;
     }
     while (!observe_ranks_settled(o) && !job_session_wait(&s->job, 250)) {

@@ -64,7 +64,7 @@ static int check_job(cli_session *s, const check_run_options *o)
         rc = check_agents_start(&r.agents, f, &ap);
     if (rc != MG_ERROR_OK) {
         mg_log_error("check: cannot start the agents: %s", mg_error_string(rc));
-        job_stop(s->job.process);
+        job_stop(s->job.process, JOB_STOP_GRACE_SECONDS);
         check_agents_stop(&r.agents, f);
         check_feed_destroy(f);
         return cli_session_finish(s, MG_EXIT_SOFTWARE);

@@ -174,7 +174,9 @@ static void locate(const concolic_campaign *c, const char *exe, unsigned long lo
     concolic_campaign_path(c, "run/addr2line.txt", path, sizeof path);
     char *argv[] = {"addr2line", "-e", (char *)exe, addr, NULL};
     int status, timed_out;
-    if (job_run(argv, token, path, 10000, &status, &timed_out, NULL, err, sizeof err) || status)
+    int rc = job_run(argv, token, path, 10000, JOB_STOP_GRACE_SECONDS, &status, &timed_out, NULL,
+                     err, sizeof err);
+    if (rc || status)
         return;
     FILE *f = fopen(path, "r");
     if (f && fgets(out, (int)len, f) && !strstr(out, "??"))
@@ -398,7 +400,8 @@ static void command_text(char **argv, int n, char *out, size_t len)
 }
 
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
-                        double timeout_s, concolic_launch_result *r, char *err, size_t errlen)
+                        double timeout_s, double stop_grace_s, concolic_launch_result *r, char *err,
+                        size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->rank = -1;
@@ -441,8 +444,8 @@ int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t
     r->run_id = run_id;
     double t0 = mg_clock_seconds();
     int timed_out = 0;
-    int rc = job_run(argv, l->token, output, (int)(timeout_s * 1000), &r->status, &timed_out,
-                     &r->interrupted, err, errlen);
+    int rc = job_run(argv, l->token, output, (int)(timeout_s * 1000), stop_grace_s, &r->status,
+                     &timed_out, &r->interrupted, err, errlen);
     double t1 = mg_clock_seconds();
     r->seconds = t1 - t0;
     free(argv);

@@ -74,10 +74,11 @@ typedef struct concolic_launch_result {
 } concolic_launch_result;
 
 /* Runs one job with the campaign's next inputs, np and focus, under run id run_id, stopped after
- * timeout_s. Returns 0 (the job ran, whatever its outcome) or MG_ERROR_ENOENT/MG_ERROR_ESYS when
- * the launcher cannot start. */
+ * timeout_s (job_stop with stop_grace_s). Returns 0 (the job ran, whatever its outcome) or
+ * MG_ERROR_ENOENT/MG_ERROR_ESYS when the launcher cannot start. */
 int concolic_launch_run(const concolic_launch *l, concolic_campaign *c, uint64_t run_id,
-                        double timeout_s, concolic_launch_result *r, char *err, size_t errlen);
+                        double timeout_s, double stop_grace_s, concolic_launch_result *r, char *err,
+                        size_t errlen);
 void concolic_launch_result_free(concolic_launch_result *r);
 /* Appends " WORD" to out, single-quoted when the shell would split or expand it; returns the
  * characters it wrote (snprintf's count: out is full when at or past len). */

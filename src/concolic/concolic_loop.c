@@ -3,6 +3,7 @@
 
 #include "concolic_report.h"
 #include "concolic_resume.h"
+#include "job.h"
 #include "mg_error.h"
 #include "mg_exit.h"
 #include "mg_log.h"
@@ -217,13 +218,21 @@ static int run_job(concolic_loop *L, const concolic_loop_options *o, const conco
     char err[512];
     uint64_t run_id = mg_rng_next(&L->rng) | 1;
     double timeout = lp->timeout_s, left = o->deadline ? o->deadline - mg_clock_seconds() : 0;
+    double grace = JOB_STOP_GRACE_SECONDS;
     int budget_cut = o->deadline && left < timeout;
-    if (budget_cut)
+    /* The stop of a run must end with the budget too. One the budget cuts is not counted, so its
+     * job is killed at once: Open MPI's mpirun would take a second more to end it. One stopped at
+     * its own timeout keeps what of the grace the budget leaves, for its ranks to say where they
+     * were. */
+    if (budget_cut) {
         timeout = left;
+        grace = 0;
+    } else if (o->deadline && left - timeout < grace)
+        grace = left - timeout;
     *ran = 0;
     if (stopping(o) || timeout <= 0)
         return 0;
-    if (concolic_launch_run(lp, c, run_id, timeout, r, err, sizeof err)) {
+    if (concolic_launch_run(lp, c, run_id, timeout, grace, r, err, sizeof err)) {
         mg_log_error("%s", err);
         return MG_EXIT_UNAVAILABLE;
     }
