@@ -146,23 +146,29 @@ dl_finding_call detector_state_post_call(const p2p_match_post *p, uint64_t comm)
 }
 
 /* Whether f only follows from MPI ending ranks inside their calls with invalid arguments: a
- * missing Finalize, or ranks stuck on terminated ones, where each terminated rank it names ended
- * so, or (stuck ones only) ended after MPI refused such a collective of theirs, which the others
- * then wait for in vain (MPICH's MPI_Win_free with an epoch open). Reporting it would cry wolf
- * twice about the bug the invalid call's finding names. */
+ * missing Finalize, or ranks stuck on terminated ones (or, a potential deadlock, stuck on them
+ * only if their standard sends had not been buffered: the sends MPI ended the receiver before
+ * it received), where each terminated rank it names ended so, or (stuck ones only) ended after
+ * MPI refused such a collective of theirs, which the others then wait for in vain (MPICH's
+ * MPI_Win_free with an epoch open), and no live rank is in a knot (a cycle of its own).
+ * Reporting it would cry wolf twice about the bug the invalid call's finding names. */
 static int ended_inside_invalid(const deadlock_detector *det, const dl_finding *f)
 {
+    int stuck = f->kind == DL_FINDING_STUCK_ON_TERMINATED ||
+                f->kind == DL_FINDING_POTENTIAL_DEADLOCK;
     if (!(f->kind == DL_FINDING_LIFECYCLE && f->problem == DL_FINDING_LIFECYCLE_NO_FINALIZE) &&
-        f->kind != DL_FINDING_STUCK_ON_TERMINATED) {
+        !stuck) {
         return 0;
     }
-    uint8_t invalid = DETECTOR_STATE_RANK_IN_INVALID | (f->kind == DL_FINDING_STUCK_ON_TERMINATED
-                                                            ? DETECTOR_STATE_RANK_REFUSED_INVALID
-                                                            : 0);
+    uint8_t invalid = DETECTOR_STATE_RANK_IN_INVALID |
+                      (stuck ? DETECTOR_STATE_RANK_REFUSED_INVALID : 0);
     size_t ended = 0;
     for (size_t i = 0; i < f->n_calls; i++) {
         const detector_state_rank *rs = &det->ranks[f->calls[i].rank];
         if (f->calls[i].state != WAIT_GRAPH_TERMINATED) {
+            if (f->calls[i].in_knot) {
+                return 0;
+            }
             continue;
         }
         if (rs->life == DETECTOR_STATE_LIFE_LIVE || !(rs->flags & invalid)) {

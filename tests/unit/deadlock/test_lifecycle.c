@@ -336,6 +336,36 @@ static void test_ended_inside_invalid_call(void)
     st_close(&s);
 }
 
+/* Issue 28's false potential deadlock (mprobe_imrecv_message_null.c under Open MPI): rank 1's
+ * Send to rank 0 was buffered and rank 1 went on to MPI_Finalize, while MPI ended rank 0 inside
+ * its MPI_Imrecv of MPI_MESSAGE_NULL before its MPI_Mprobe; the analysis runs before rank 1 ends.
+ * Rank 1 waits only for the rank that invalid call ended: that bug's consequence, no cycle. */
+static void test_buffered_send_to_ended_inside_invalid(void)
+{
+    dl_stream s;
+    st_open(&s, 2, NULL);
+    st_coll(&s, 0, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    st_coll(&s, 1, CHECK_EVENT_FN_BARRIER, CHECK_EVENT_COMM_WORLD, CHECK_EVENT_NO_ROOT, 0, 0, 1);
+    ST_SEND(&s, 1, 0, 1);
+    check_event ev = st_event(CHECK_EVENT_EV_ENTER, 1, CHECK_EVENT_FN_FINALIZE);
+    st_feed(&s, &ev);
+    ev = st_event(CHECK_EVENT_EV_ENTER, 0, CHECK_EVENT_FN_IMRECV);
+    ev.flags = CHECK_EVENT_FLAG_INVALID_ARGUMENTS;
+    ev.aux = USAGE_ARGS_MESSAGE_NULL;
+    ev.peer = CHECK_EVENT_PROC_NULL;
+    st_feed(&s, &ev);
+    MG_CHECK_INT(deadlock_detector_process_lost(s.det, 0, ++s.now), MG_ERROR_OK);
+    st_check(&s);
+    size_t n;
+    st_find(&s, DL_FINDING_POTENTIAL_DEADLOCK, &n);
+    MG_CHECK_INT(n, 0);
+    const dl_finding *f = st_find(&s, DL_FINDING_INVALID_ARGUMENTS, &n);
+    MG_CHECK_INT(n, 1);
+    MG_CHECK(f && f->problem == USAGE_ARGS_MESSAGE_NULL &&
+             (f->notes & DL_FINDING_NOTE_ENDED_INSIDE));
+    st_close(&s);
+}
+
 /* Rank 0 leaves a Barrier, frees a window already freed and crashes in that call, all before
  * rank 1's Barrier is read (MPICH's second MPI_Win_free, win_freed_free_twice): its records held
  * behind the Barrier are analysed when rank 1's come, after its loss, and the invalid call is
@@ -662,6 +692,7 @@ int main(void)
     MG_RUN(test_exit_without_finalize);
     MG_RUN(test_return_from_main_at_last_call);
     MG_RUN(test_ended_inside_invalid_call);
+    MG_RUN(test_buffered_send_to_ended_inside_invalid);
     MG_RUN(test_lost_with_records_held);
     MG_RUN(test_error_with_records_held);
     MG_RUN(test_abort_with_records_held);
