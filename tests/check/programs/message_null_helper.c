@@ -3,7 +3,7 @@
  * MPI_Mrecv. Errors return here, so the job goes on. Issue 28 item 2 (Mrecv's arguments).
  * np: 2
  * slice: none
- * expect: message_null ranks 0 line 15
+ * expect: message_null ranks 0 line 18
  * mpi: completes
  */
 #include <mpi.h>
